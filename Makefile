@@ -1,0 +1,55 @@
+# The two commands that matter: `make run` and `make test`.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint bench install migrate demo worker beat serve clean
+
+$(STAMP): requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py seed_demo
+
+# Serve the site on the embedded defaults (or on PostgreSQL/Redis when their URLs are set),
+# with the move clocks checked in the background.
+run: demo
+	$(PY) manage.py run_clocks & trap 'kill $$! 2>/dev/null' EXIT INT TERM; \
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# Several ASGI processes behind one address need REDIS_URL and DATABASE_URL; see the README.
+serve: migrate
+	$(PY) manage.py collectstatic --noinput -v0
+	$(VENV)/bin/uvicorn portal.asgi:application --host $(HOST) --port $(PORT) --workers $${WORKERS:-2}
+
+worker: install
+	$(VENV)/bin/celery -A portal worker --loglevel=info --concurrency=$${CONCURRENCY:-2}
+
+beat: install
+	$(VENV)/bin/celery -A portal beat --loglevel=info
+
+test: install
+	PORTAL_TESTING=1 $(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check .
+
+bench: install
+	$(PY) -m bench.engines
+	@for b in bots rankings live; do \
+	  if [ -f bench/$$b.py ]; then $(PY) -m bench.$$b || exit 1; fi; \
+	done
+
+clean:
+	rm -rf $(VENV) staticfiles test-artifacts

@@ -1,0 +1,11 @@
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+
+from .models import User
+
+
+@admin.register(User)
+class PortalUserAdmin(UserAdmin):
+    fieldsets = UserAdmin.fieldsets + (("Portal", {"fields": ("is_bot", "bot_name", "bio")}),)
+    list_display = ("username", "email", "is_bot", "is_staff", "date_joined")
+    list_filter = UserAdmin.list_filter + ("is_bot",)

@@ -1,0 +1,22 @@
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+DEMO_USERS = ["alice", "bob", "carol", "dave"]
+DEMO_PASSWORD = "demo-password"
+
+
+class Command(BaseCommand):
+    help = "Create the demo players (password 'demo-password') if they do not exist yet."
+
+    def handle(self, *args, **options):
+        User = get_user_model()
+        for name in DEMO_USERS:
+            user, created = User.objects.get_or_create(username=name, defaults={"email": f"{name}@example.com"})
+            if created:
+                user.set_password(DEMO_PASSWORD)
+                user.bio = f"Demo player {name.title()}."
+                user.save()
+                self.stdout.write(f"created {name}")
+        if not User.objects.filter(is_superuser=True).exists():
+            User.objects.create_superuser("admin", "admin@example.com", DEMO_PASSWORD)
+            self.stdout.write("created admin")

@@ -1,0 +1,23 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("help/", views.help_page, name="help"),
+    path("about/", views.about, name="about"),
+    path("accounts/", include("allauth.urls")),
+    path("", include("accounts.urls")),
+    path("", include("games.urls")),
+    path("", include("rankings.urls")),
+    path("", include("forums.urls")),
+    path("api/", include("games.api_urls")),
+    path("api/", include("rankings.api_urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("admin/", admin.site.urls),
+]
+
+handler404 = "portal.views.page_not_found"

@@ -1,0 +1,20 @@
+from django.shortcuts import render
+
+from games.engines import all_games
+from games.selectors import latest_finished
+
+
+def home(request):
+    return render(request, "portal/home.html", {"games": all_games(), "latest": latest_finished(limit=8)})
+
+
+def help_page(request):
+    return render(request, "portal/help.html")
+
+
+def about(request):
+    return render(request, "portal/about.html")
+
+
+def page_not_found(request, exception):
+    return render(request, "404.html", status=404)

@@ -1,0 +1,177 @@
+"""Fixtures shared by the whole suite.
+
+The same tests run on the embedded defaults and, with DATABASE_URL and REDIS_URL set, on
+PostgreSQL, channels-redis and a real Celery worker (see tests/games/conftest.py).
+"""
+
+import os
+import shutil
+import socket
+import threading
+import time
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+
+from games import state_cache
+
+DEMO_PASSWORD = "a-long-test-password-42"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+ARTIFACTS = settings.BASE_DIR / "test-artifacts"
+
+
+_tasks_running = 0
+
+
+def _task_started(**kwargs):
+    global _tasks_running
+    _tasks_running += 1
+
+
+def _task_done(**kwargs):
+    global _tasks_running
+    from django.db import connection
+
+    if threading.current_thread() is not threading.main_thread() and not connection.in_atomic_block:
+        connection.close()  # the worker thread's own connection: the test database must be droppable
+    _tasks_running -= 1
+
+
+def drain_worker(timeout=60.0):
+    """Wait until the Celery worker has nothing queued or running (no-op when eager), so a
+    test never ends, and its database is never flushed, under a task still at work."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    import redis
+
+    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    wait_for(lambda: client.llen("celery") == 0 and _tasks_running == 0, timeout=timeout, message="idle worker")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_state(settings):
+    """Each test starts with an empty cache (rate limits) and no remembered engine states."""
+    from django.core.cache import cache
+
+    cache.clear()
+    state_cache.forget_all()
+    yield
+    drain_worker()
+    state_cache.forget_all()
+
+
+@pytest.fixture
+def make_user(db):
+    counter = iter(range(1, 10_000))
+
+    def make(username=None, **extra):
+        n = next(counter)
+        username = username or f"player{n}"
+        user = get_user_model().objects.create_user(
+            username=username, email=extra.pop("email", f"{username}@example.com"), password=DEMO_PASSWORD, **extra
+        )
+        return user
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def asgi_server(transactional_db):
+    """The real ASGI application (HTTP and WebSockets) served by uvicorn in a thread."""
+    import uvicorn
+
+    from portal.asgi import application
+
+    port = _free_port()
+    config = uvicorn.Config(
+        application, host="127.0.0.1", port=port, log_level="warning", lifespan="off", ws="websockets-sansio"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def browser():
+    """Debian's chromium driven by Playwright. Missing chromium is a failure, not a skip, in CI."""
+    if not shutil.which(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def screenshot():
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    def save(page, name):
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+    return save
+
+
+@pytest.fixture(scope="session", autouse=True)
+def celery_worker_on_redis(django_db_setup, django_db_blocker):
+    """With REDIS_URL set, tasks go through Redis to a real Celery worker (in a thread of this
+    process, so it uses the test database). On the embedded defaults Celery is eager."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        yield None
+        return
+    from celery.contrib.testing.worker import start_worker
+    from celery.signals import task_postrun, task_prerun
+
+    from portal.celery import app
+
+    task_prerun.connect(_task_started, weak=False)
+    task_postrun.connect(_task_done, weak=False)
+    app.control.purge()
+    with (
+        django_db_blocker.unblock(),
+        start_worker(app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=20) as worker,
+    ):
+        yield worker
+
+
+def wait_for(predicate, timeout=30.0, interval=0.05, message="condition"):
+    """Poll until ``predicate()`` is truthy: bots may move in a worker process."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {message}")
+        time.sleep(interval)
