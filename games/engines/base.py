@@ -1,0 +1,228 @@
+"""The engine contract every game implements, and helpers the engines share.
+
+Pure Python: nothing here (or anywhere under ``games.engines``) imports Django.
+
+A game is ``(slug, num_players, options, [actions])``. Randomness is an action too: when
+the game waits on dice or a draw, ``current_player()`` is ``CHANCE`` and
+``chance_outcomes()`` lists the possible outcomes with their probabilities; the server picks
+one with a cryptographic random source and applies it like any other action.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+CHANCE = -1
+TERMINAL = -2
+
+COLUMNS = "abcdefghijklmnopqrstuvwxyz"
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow here. The message says why, in plain words."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A choice made when a match is created (shown in the lobby's form)."""
+
+    name: str
+    label: str
+    default: bool = False
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Game:
+    """Immutable metadata of one game, and the factory of its states."""
+
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+    summary: str = ""
+    player_counts: tuple[int, ...] = ()
+    options: tuple[Option, ...] = field(default_factory=tuple)
+
+    def allowed_player_counts(self) -> tuple[int, ...]:
+        return self.player_counts or tuple(range(self.min_players, self.max_players + 1))
+
+    def normalise_options(self, options: dict | None) -> dict[str, Any]:
+        """Fill defaults and refuse unknown or badly typed options (``ValueError``)."""
+        options = dict(options or {})
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise ValueError(f"{self.name} has no option {', '.join(unknown)}.")
+        result = {}
+        for name, opt in known.items():
+            value = options.get(name, opt.default)
+            if not isinstance(value, bool):
+                raise ValueError(f"Option {name} must be true or false.")
+            result[name] = value
+        return result
+
+    def check_players(self, num_players: int) -> None:
+        if num_players not in self.allowed_player_counts():
+            counts = ", ".join(str(n) for n in self.allowed_player_counts())
+            raise ValueError(f"{self.name} is played by {counts} players, not {num_players}.")
+
+    def new_state(self, num_players: int, options: dict | None = None) -> State:
+        raise NotImplementedError
+
+    def replay(self, num_players: int, options: dict | None, actions: Iterable[str]) -> State:
+        state = self.new_state(num_players, options)
+        for action in actions:
+            state.apply(action)
+        return state
+
+    def action_label(self, action: str) -> str:
+        """The action in plain words, for buttons and the move list."""
+        return action
+
+
+class State:
+    """One position of a game. Engines subclass it."""
+
+    game: Game
+    num_players: int
+    history: list[str]
+
+    def current_player(self) -> int:
+        """A seat (0..num_players-1), ``CHANCE`` or ``TERMINAL``."""
+        raise NotImplementedError
+
+    def legal_actions(self) -> list[str]:
+        """The current player's actions; at ``CHANCE`` the outcomes; empty when terminal."""
+        raise NotImplementedError
+
+    def chance_outcomes(self) -> list[tuple[str, float]]:
+        """At ``CHANCE``: (outcome, probability) pairs summing to 1; otherwise empty."""
+        raise NotImplementedError
+
+    def apply(self, action: str) -> None:
+        """Apply one action; raise ``IllegalAction`` (and change nothing) if it is not legal."""
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def scores(self) -> list[int]:
+        """Points per seat if the game ended now."""
+        raise NotImplementedError
+
+    def ranking(self) -> list[int]:
+        """Final place per seat, 1 = best; equal places are shared."""
+        raise NotImplementedError
+
+    def view(self, seat: int | None) -> dict:
+        """What ``seat`` may see, JSON-ready; ``None`` is a spectator. Never a secret."""
+        raise NotImplementedError
+
+    def clone(self) -> State:
+        raise NotImplementedError
+
+    def determinised(self, seat: int | None, rng: random.Random) -> State:
+        """A copy in which everything ``seat`` cannot see is re-drawn at random among what it
+        could be. Bots search from this, never from the real state. Games without hidden
+        information return a plain clone."""
+        return self.clone()
+
+    def public_history(self) -> list[str]:
+        """The history as everyone may see it while the game goes on (secret outcomes masked)."""
+        return list(self.history)
+
+    def prompt(self) -> str:
+        """What the player to move has to do now, in plain words."""
+        return ""
+
+    # Shared pieces of a view, so every page finds them under the same keys.
+    def common_view(self) -> dict:
+        current = self.current_player()
+        return {
+            "game": self.game.slug,
+            "num_players": self.num_players,
+            "current_player": current if current >= 0 else None,
+            "chance": current == CHANCE,
+            "terminal": current == TERMINAL,
+            "prompt": self.prompt(),
+            "scores": self.scores(),
+            "ranking": self.ranking() if current == TERMINAL else None,
+            "move_number": len(self.history),
+        }
+
+
+# ---------------------------------------------------------------------------
+# Helpers every engine may share.
+
+
+def places_from_keys(keys: list[tuple]) -> list[int]:
+    """Places (1 = best) from sortable keys where a larger key is better; equal keys share."""
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
+
+
+def parse_square(name: str, width: int, height: int) -> tuple[int, int]:
+    """``"e3"`` -> (column 4, row 2), zero-based. Raises ``IllegalAction`` when off the board."""
+    if not isinstance(name, str) or len(name) < 2 or len(name) > 3:
+        raise IllegalAction(f"{name!r} is not a square.")
+    col = COLUMNS.find(name[0])
+    digits = name[1:]
+    if col < 0 or col >= width or not digits.isdigit() or digits.startswith("0"):
+        raise IllegalAction(f"{name!r} is not a square of this board.")
+    row = int(digits) - 1
+    if not 0 <= row < height:
+        raise IllegalAction(f"{name!r} is not a square of this board.")
+    return col, row
+
+
+def square_name(col: int, row: int) -> str:
+    return f"{COLUMNS[col]}{row + 1}"
+
+
+def orthogonal_neighbours(col: int, row: int, width: int, height: int) -> list[tuple[int, int]]:
+    result = []
+    if col > 0:
+        result.append((col - 1, row))
+    if col < width - 1:
+        result.append((col + 1, row))
+    if row > 0:
+        result.append((col, row - 1))
+    if row < height - 1:
+        result.append((col, row + 1))
+    return result
+
+
+def connected_groups(cells: Iterable, neighbours: Callable[[Any], Iterable]) -> list[set]:
+    """Split ``cells`` into groups joined by ``neighbours`` (only cells in the set count)."""
+    remaining = set(cells)
+    groups = []
+    while remaining:
+        start = remaining.pop()
+        group = {start}
+        stack = [start]
+        while stack:
+            cell = stack.pop()
+            for other in neighbours(cell):
+                if other in remaining:
+                    remaining.remove(other)
+                    group.add(other)
+                    stack.append(other)
+        groups.append(group)
+    return groups
+
+
+def split_action(action: str) -> tuple[str, str]:
+    """``"put:red@e3"`` -> ("put", "red@e3"); ``"roll"`` -> ("roll", "")."""
+    if not isinstance(action, str) or not action or len(action) > 64:
+        raise IllegalAction(f"{action!r} is not an action.")
+    verb, _, arg = action.partition(":")
+    return verb, arg
+
+
+def parse_seat(arg: str, num_players: int) -> int:
+    if not arg.isdigit() or int(arg) >= num_players:
+        raise IllegalAction(f"{arg!r} is not a seat.")
+    return int(arg)

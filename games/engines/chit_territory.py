@@ -1,0 +1,764 @@
+"""Territory, the chit game (``chit-territory``): draw chits from a cup, wage war, build.
+
+Rules: ``shared/rules/chit-territory.md`` (the portal's page is ``games/rules/chit-territory.md``).
+
+The board is a 9 x 9 grid of plots, index ``row * 9 + col`` (``a1`` = 0, ``i9`` = 80), grouped
+into nine 3 x 3 territories. Positions of each (structure type, owner) are kept as 81-bit
+integers, so the "not next to an opponent's castle" test is one dilation of a bitboard and the
+legal builds of a turn are a handful of big-integer operations.
+
+Actions: ``first:S`` (chance), ``draw:TYPE`` (chance), ``war:PLOT``, ``peace``,
+``build:TYPE@PLOT``, ``discard:TYPE``. Nothing is hidden: the cups hold known chits and the
+only randomness is which one comes out next, which is a chance action.
+"""
+
+from __future__ import annotations
+
+from itertools import compress
+
+from .base import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    IllegalAction,
+    Option,
+    State,
+    places_from_keys,
+    square_name,
+)
+
+# Chit types, in the order of the rules' notation. 0-5 are structures, 6 is the army.
+TYPES = ("temple", "castle", "town", "farm", "mine", "palace", "army")
+PLURALS = ("temples", "castles", "towns", "farms", "mines", "palaces", "armies")
+TEMPLE, CASTLE, TOWN, FARM, MINE, PALACE, ARMY = range(7)
+STRUCTURES = range(6)
+NT = 7  # chit types per player
+CHITS_PER_TYPE = 10
+# A structure of these types may not stand next to an opponent's structure of the same type.
+RESTRICTED = (TEMPLE, CASTLE, PALACE)
+RESERVE_LIMIT = 4
+MAX_ROUNDS = 60
+
+SIZE = 9
+PLOTS = SIZE * SIZE
+FULL = (1 << PLOTS) - 1
+PLOT_NAMES = tuple(square_name(i % SIZE, i // SIZE) for i in range(PLOTS))
+PLOT_INDEX = {name: i for i, name in enumerate(PLOT_NAMES)}
+TERRITORY_OF = tuple((i // SIZE // 3) * 3 + (i % SIZE) // 3 for i in range(PLOTS))  # 0-8
+TERRITORY_PLOTS = tuple(tuple(i for i in range(PLOTS) if TERRITORY_OF[i] == t) for t in range(9))
+
+_NOT_COL_A = sum(1 << i for i in range(PLOTS) if i % SIZE != 0)
+_NOT_COL_I = sum(1 << i for i in range(PLOTS) if i % SIZE != SIZE - 1)
+
+
+def dilate(mask: int) -> int:
+    """The plots of ``mask`` and their 8 neighbours."""
+    h = mask | ((mask << 1) & _NOT_COL_A) | ((mask >> 1) & _NOT_COL_I)
+    return (h | (h << SIZE) | (h >> SIZE)) & FULL
+
+
+def _mask(names) -> int:
+    return sum(1 << PLOT_INDEX[n] for n in names)
+
+
+NEIGHBOURS = tuple(
+    tuple(
+        (r + dr) * SIZE + c + dc
+        for dr in (-1, 0, 1)
+        for dc in (-1, 0, 1)
+        if (dr or dc) and 0 <= r + dr < SIZE and 0 <= c + dc < SIZE
+    )
+    for r in range(SIZE)
+    for c in range(SIZE)
+)
+
+# The variant's map: mountains turned by a quarter turn give the rivers, and each set is
+# symmetric under a half turn. Every territory has a mine site and a farm site.
+MOUNTAINS = ("c3", "h2", "a5", "i5", "b8", "g7")
+RIVERS = ("g3", "b2", "e1", "e9", "h8", "c7")
+MOUNTAIN_MASK = _mask(MOUNTAINS)
+RIVER_MASK = _mask(RIVERS)
+NEAR_MOUNTAIN = dilate(MOUNTAIN_MASK)
+NEAR_RIVER = dilate(RIVER_MASK)
+ALLOWED_PLAIN = (FULL,) * 6
+ALLOWED_VARIANT = tuple(
+    NEAR_MOUNTAIN if t == MINE else NEAR_RIVER if t == FARM else FULL for t in STRUCTURES
+)
+
+# Scoring tables (territories 0-based here, 1-based in labels).
+TERRITORY_LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+SQUARES = ((0, 1, 3, 4), (1, 2, 4, 5), (3, 4, 6, 7), (4, 5, 7, 8))
+CORNERS = (0, 2, 6, 8)
+CENTRE = 4
+
+
+def _grid_lines() -> tuple[tuple[int, ...], ...]:
+    """Every straight line of 3 or more plots: rows, columns, both diagonals."""
+    lines = []
+    for r in range(SIZE):
+        lines.append(tuple(r * SIZE + c for c in range(SIZE)))
+    for c in range(SIZE):
+        lines.append(tuple(r * SIZE + c for r in range(SIZE)))
+    for dc, starts in ((1, [(0, c) for c in range(SIZE)] + [(r, 0) for r in range(1, SIZE)]),
+                       (-1, [(0, c) for c in range(SIZE)] + [(r, SIZE - 1) for r in range(1, SIZE)])):
+        for r0, c0 in starts:
+            line = []
+            r, c = r0, c0
+            while 0 <= r < SIZE and 0 <= c < SIZE:
+                line.append(r * SIZE + c)
+                r, c = r + 1, c + dc
+            if len(line) >= 3:
+                lines.append(tuple(line))
+    return tuple(lines)
+
+
+GRID_LINES = _grid_lines()
+
+# Phases.
+SETUP, DRAW, WAR, BUILD, DISCARD, OVER = range(6)
+PHASE_NAMES = ("setup", "draw", "war", "build", "discard", "over")
+_END = 9  # internal step: the end of a turn
+
+# Every action string, parsed once.
+_FIRST, _DRAW, _WAR, _PEACE, _BUILD, _DISCARD = range(6)
+DRAW_ACTIONS = tuple(f"draw:{t}" for t in TYPES)
+WAR_ACTIONS = tuple(f"war:{p}" for p in PLOT_NAMES)
+BUILD_ACTIONS = tuple(f"build:{TYPES[t]}@{p}" for t in STRUCTURES for p in PLOT_NAMES)  # t*81+plot
+DISCARD_ACTIONS = tuple(f"discard:{t}" for t in TYPES)
+FIRST_ACTIONS = tuple(f"first:{s}" for s in range(4))
+ACTIONS: dict[str, tuple[int, int, int]] = {}
+for _i, _a in enumerate(FIRST_ACTIONS):
+    ACTIONS[_a] = (_FIRST, _i, 0)
+for _i, _a in enumerate(DRAW_ACTIONS):
+    ACTIONS[_a] = (_DRAW, _i, 0)
+for _i, _a in enumerate(WAR_ACTIONS):
+    ACTIONS[_a] = (_WAR, _i, 0)
+ACTIONS["peace"] = (_PEACE, 0, 0)
+for _i, _a in enumerate(BUILD_ACTIONS):
+    ACTIONS[_a] = (_BUILD, _i // PLOTS, _i % PLOTS)
+for _i, _a in enumerate(DISCARD_ACTIONS):
+    ACTIONS[_a] = (_DISCARD, _i, 0)
+# bin(mask) reversed, as bytes 0/1, is a selector for itertools.compress.
+_BITS = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def _select(strings: tuple[str, ...], mask: int) -> list[str]:
+    """The strings whose bit is set in ``mask`` (bit i -> strings[i]), in index order."""
+    return list(compress(strings, bin(mask)[:1:-1].encode().translate(_BITS)))
+
+
+class ChitTerritoryState(State):
+    __slots__ = (
+        "_scored",
+        "allowed",
+        "board_owner",
+        "board_type",
+        "built_in_round",
+        "cup_total",
+        "cups",
+        "discard",
+        "discard_total",
+        "drawn",
+        "draws_left",
+        "empty",
+        "first",
+        "game",
+        "history",
+        "kall",
+        "kmask",
+        "masks",
+        "num_players",
+        "on_board",
+        "phase",
+        "player",
+        "reserve",
+        "reserve_total",
+        "round",
+        "variant",
+    )
+
+    def __init__(self, game: Game, num_players: int, variant: bool = False):
+        n = num_players
+        self.game = game
+        self.num_players = n
+        self.history: list[str] = []
+        self.variant = variant
+        self.allowed = ALLOWED_VARIANT if variant else ALLOWED_PLAIN
+        self.board_type = [-1] * PLOTS
+        self.board_owner = [-1] * PLOTS
+        self.empty = FULL
+        self.kmask = [0] * (6 * n)  # kmask[type * n + owner]: that owner's plots of that type
+        self.kall = [0] * 6  # every owner's plots of that type
+        self.on_board = [0] * n
+        self.cups = [CHITS_PER_TYPE] * (NT * n)  # cups[owner * 7 + type]
+        self.cup_total = [CHITS_PER_TYPE * NT] * n
+        self.reserve = [0] * (NT * n)
+        self.reserve_total = [0] * n
+        self.discard = [0] * (NT * n)
+        self.discard_total = [0] * n
+        self.phase = SETUP
+        self.player = 0  # whose turn it is (also while chance draws for them)
+        self.draws_left = 0
+        self.first = -1
+        self.round = 0
+        self.built_in_round = False
+        self.masks: tuple[int, ...] | None = None  # legal build plots per type, in BUILD
+        self.drawn: tuple[int, ...] = ()  # types drawn so far this turn
+        self._scored = None
+
+    # ------------------------------------------------------------------ test helper
+    @classmethod
+    def from_position(
+        cls,
+        num_players: int,
+        board: dict[str, tuple[str, int]] | None = None,
+        reserves: list[dict[str, int]] | None = None,
+        cups: list[dict[str, int]] | None = None,
+        discards: list[dict[str, int]] | None = None,
+        player: int = 0,
+        step: str = "draw",
+        first: int = 0,
+        round: int = 1,
+        built_in_round: bool = False,
+        options: dict | None = None,
+    ) -> ChitTerritoryState:
+        """A position built directly, for tests and worked examples.
+
+        ``board`` maps plots to (type, owner), e.g. ``{"a1": ("temple", 0)}``. ``reserves`` and
+        ``discards`` give per seat the chits held, e.g. ``[{"army": 1}, {}]`` (default empty).
+        ``cups`` gives per seat the cup's contents; by default each cup holds the rest of that
+        seat's 70 chits (10 of each type minus those on the board, in reserve or discarded).
+        The turn of ``player`` then starts at ``step`` ("draw", "war", "build", "discard" or
+        "end"): the engine carries on from there as in play, skipping steps with nothing to
+        decide. The history is empty, so such a state cannot be replayed.
+        """
+        state = GAME.new_state(num_players, options)
+        n = num_players
+        for name, (type_name, owner) in (board or {}).items():
+            state._place(TYPES.index(type_name), PLOT_INDEX[name], owner)
+        for seat in range(n):
+            for target, total, given in (
+                (state.reserve, state.reserve_total, reserves),
+                (state.discard, state.discard_total, discards),
+            ):
+                chits = (given[seat] if given else None) or {}
+                for type_name, count in chits.items():
+                    target[seat * NT + TYPES.index(type_name)] = count
+                total[seat] = sum(target[seat * NT:seat * NT + NT])
+            if cups is not None:
+                contents = [cups[seat].get(t, 0) for t in TYPES]
+            else:
+                contents = []
+                for t in range(NT):
+                    used = state.reserve[seat * NT + t] + state.discard[seat * NT + t]
+                    if t < 6:
+                        used += state.kmask[t * n + seat].bit_count()
+                    if used > CHITS_PER_TYPE:
+                        raise ValueError(f"Seat {seat} has more than 10 {PLURALS[t]}.")
+                    contents.append(CHITS_PER_TYPE - used)
+            state.cups[seat * NT:seat * NT + NT] = contents
+            state.cup_total[seat] = sum(contents)
+        state.first = first
+        state.player = player
+        state.round = round
+        state.built_in_round = built_in_round
+        state.draws_left = 2 if step == "draw" else 0
+        state._proceed({"draw": DRAW, "war": WAR, "build": BUILD, "discard": DISCARD, "end": _END}[step])
+        return state
+
+    # ------------------------------------------------------------------ contract
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == SETUP or phase == DRAW:
+            return CHANCE
+        if phase == OVER:
+            return TERMINAL
+        return self.player
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def chance_outcomes(self) -> list[tuple[str, float]]:
+        if self.phase == SETUP:
+            n = self.num_players
+            return [(FIRST_ACTIONS[s], 1 / n) for s in range(n)]
+        if self.phase == DRAW:
+            base = self.player * NT
+            total = self.cup_total[self.player]
+            cups = self.cups
+            return [(DRAW_ACTIONS[t], cups[base + t] / total) for t in range(NT) if cups[base + t]]
+        return []
+
+    def legal_actions(self) -> list[str]:
+        phase = self.phase
+        if phase == BUILD:
+            masks = self.masks
+            combined = masks[0] | masks[1] << 81 | masks[2] << 162 | masks[3] << 243 | masks[4] << 324 | masks[5] << 405
+            return _select(BUILD_ACTIONS, combined)
+        if phase == DRAW:
+            base = self.player * NT
+            cups = self.cups
+            return [DRAW_ACTIONS[t] for t in range(NT) if cups[base + t]]
+        if phase == WAR:
+            p = self.player
+            mine = 0
+            n = self.num_players
+            for t in STRUCTURES:
+                mine |= self.kmask[t * n + p]
+            actions = _select(WAR_ACTIONS, ~self.empty & FULL & ~mine)
+            actions.append("peace")
+            return actions
+        if phase == DISCARD:
+            base = self.player * NT
+            reserve = self.reserve
+            return [DISCARD_ACTIONS[t] for t in range(NT) if reserve[base + t]]
+        if phase == SETUP:
+            return list(FIRST_ACTIONS[: self.num_players])
+        return []
+
+    def apply(self, action: str) -> None:
+        if type(action) is not str:
+            raise IllegalAction(f"{action!r} is not an action.")
+        parsed = ACTIONS.get(action)
+        if parsed is None:
+            raise IllegalAction(f"{action[:40]!r} is not an action of this game.")
+        kind, a, b = parsed
+        phase = self.phase
+        p = self.player
+        if phase == OVER:
+            raise IllegalAction("The game is over.")
+        if kind == _BUILD:
+            if phase != BUILD:
+                raise IllegalAction("It is not the time to build.")
+            if not (self.masks[a] >> b) & 1:
+                raise IllegalAction(self._why_not_build(a, b))
+            self._place(a, b, p)
+            self.reserve[p * NT + a] -= 1
+            self.reserve_total[p] -= 1
+            self.built_in_round = True
+            self.masks = None
+            if not self.empty:
+                self.phase = OVER
+            else:
+                self._proceed(DISCARD)
+        elif kind == _DRAW:
+            if phase != DRAW:
+                raise IllegalAction("No chit is being drawn now.")
+            i = p * NT + a
+            if not self.cups[i]:
+                raise IllegalAction(f"The cup holds no {TYPES[a]}.")
+            self.cups[i] -= 1
+            self.cup_total[p] -= 1
+            self.reserve[i] += 1
+            self.reserve_total[p] += 1
+            self.draws_left -= 1
+            self.drawn = self.drawn + (a,)
+            self._proceed(DRAW)
+        elif kind == _DISCARD:
+            if phase != DISCARD:
+                raise IllegalAction("It is not the time to discard.")
+            i = p * NT + a
+            if not self.reserve[i]:
+                raise IllegalAction(f"Your reserve holds no {TYPES[a]}.")
+            self.reserve[i] -= 1
+            self.reserve_total[p] -= 1
+            self.discard[i] += 1
+            self.discard_total[p] += 1
+            self._proceed(DISCARD)
+        elif kind == _WAR:
+            if phase != WAR:
+                raise IllegalAction("It is not the time for war.")
+            owner = self.board_owner[a]
+            if owner < 0:
+                raise IllegalAction(f"{PLOT_NAMES[a]} is empty.")
+            if owner == p:
+                raise IllegalAction(f"The structure on {PLOT_NAMES[a]} is your own.")
+            t = self.board_type[a]
+            self._remove(a)
+            self.discard[owner * NT + t] += 1
+            self.discard_total[owner] += 1
+            self.reserve[p * NT + ARMY] -= 1
+            self.reserve_total[p] -= 1
+            self.discard[p * NT + ARMY] += 1
+            self.discard_total[p] += 1
+            self._proceed(BUILD)
+        elif kind == _PEACE:
+            if phase != WAR:
+                raise IllegalAction("It is not the time for war or peace.")
+            self._proceed(BUILD)
+        else:  # _FIRST
+            if phase != SETUP:
+                raise IllegalAction("The first player is already chosen.")
+            if a >= self.num_players:
+                raise IllegalAction(f"There is no seat {a}.")
+            self.first = a
+            self.player = a
+            self.round = 1
+            self.draws_left = 2
+            self._proceed(DRAW)
+        self._scored = None
+        self.history.append(action)
+
+    def scores(self) -> list[int]:
+        return list(self._score()[0])
+
+    def ranking(self) -> list[int]:
+        totals = self._score()[0]
+        return places_from_keys([(totals[s], self.on_board[s]) for s in range(self.num_players)])
+
+    def clone(self) -> ChitTerritoryState:
+        new = object.__new__(ChitTerritoryState)
+        new.game = self.game
+        new.num_players = self.num_players
+        new.history = self.history[:]
+        new.variant = self.variant
+        new.allowed = self.allowed
+        new.board_type = self.board_type[:]
+        new.board_owner = self.board_owner[:]
+        new.empty = self.empty
+        new.kmask = self.kmask[:]
+        new.kall = self.kall[:]
+        new.on_board = self.on_board[:]
+        new.cups = self.cups[:]
+        new.cup_total = self.cup_total[:]
+        new.reserve = self.reserve[:]
+        new.reserve_total = self.reserve_total[:]
+        new.discard = self.discard[:]
+        new.discard_total = self.discard_total[:]
+        new.phase = self.phase
+        new.player = self.player
+        new.draws_left = self.draws_left
+        new.first = self.first
+        new.round = self.round
+        new.built_in_round = self.built_in_round
+        new.masks = self.masks
+        new.drawn = self.drawn
+        new._scored = self._scored
+        return new
+
+    def prompt(self) -> str:
+        phase = self.phase
+        p = self.player
+        if phase == SETUP:
+            return "Choose the first player."
+        if phase == DRAW:
+            number = 3 - self.draws_left if self.draws_left <= 2 else 1
+            return f"Draw chit {number} of 2 from player {p}'s cup."
+        if phase == WAR:
+            return "War or peace? Spend an army to remove an opponent's structure, or make peace."
+        if phase == BUILD:
+            return "Build one structure from your reserve on an empty plot."
+        if phase == DISCARD:
+            extra = self.reserve_total[p] - RESERVE_LIMIT
+            return f"Discard a chit from your reserve ({extra} more to keep {RESERVE_LIMIT})."
+        return "The game is over."
+
+    def view(self, seat: int | None) -> dict:
+        n = self.num_players
+        _totals, breakdown, control, counts = self._score()
+        view = self.common_view()
+        variant = self.variant
+        board = []
+        for i in range(PLOTS):
+            t = self.board_type[i]
+            plot = {
+                "plot": PLOT_NAMES[i],
+                "territory": TERRITORY_OF[i] + 1,
+                "structure": TYPES[t] if t >= 0 else None,
+                "owner": self.board_owner[i] if t >= 0 else None,
+            }
+            if variant:
+                plot["mountain"] = bool(MOUNTAIN_MASK >> i & 1)
+                plot["river"] = bool(RIVER_MASK >> i & 1)
+            board.append(plot)
+        players = []
+        for s in range(n):
+            base = s * NT
+            players.append({
+                "seat": s,
+                "reserve": {TYPES[t]: self.reserve[base + t] for t in range(NT)},
+                "reserve_total": self.reserve_total[s],
+                "cup": {TYPES[t]: self.cups[base + t] for t in range(NT)},
+                "cup_total": self.cup_total[s],
+                "discard": {TYPES[t]: self.discard[base + t] for t in range(NT)},
+                "discard_total": self.discard_total[s],
+                "structures_on_board": self.on_board[s],
+            })
+        buildable = {}
+        if self.phase == BUILD:
+            for t in STRUCTURES:
+                plots = _select(PLOT_NAMES, self.masks[t])
+                if plots:
+                    buildable[TYPES[t]] = plots
+        last_chance = None
+        for action in reversed(self.history):
+            if action.startswith(("draw:", "first:")):
+                last_chance = action
+                break
+        view.update({
+            "options": {"mountains_rivers": variant},
+            "types": list(TYPES),
+            "board": board,
+            "mountains": list(MOUNTAINS) if variant else [],
+            "rivers": list(RIVERS) if variant else [],
+            "territories": [
+                {
+                    "number": t + 1,
+                    "plots": [PLOT_NAMES[i] for i in TERRITORY_PLOTS[t]],
+                    "counts": counts[t],
+                    "controller": control[t] if control[t] >= 0 else None,
+                }
+                for t in range(9)
+            ],
+            "players": players,
+            "phase": PHASE_NAMES[self.phase],
+            "turn_player": self.player if self.phase != SETUP else None,
+            "draws_left": self.draws_left if self.phase == DRAW else 0,
+            "drawn_this_turn": [TYPES[t] for t in self.drawn],
+            "last_chance": last_chance,
+            "buildable": buildable,
+            "round": self.round,
+            "max_rounds": MAX_ROUNDS,
+            "first_player": self.first if self.first >= 0 else None,
+            "built_this_round": self.built_in_round,
+            "reserve_limit": RESERVE_LIMIT,
+            "score_breakdown": breakdown,
+        })
+        return view
+
+    # ------------------------------------------------------------------ internals
+    def _place(self, t: int, plot: int, owner: int) -> None:
+        bit = 1 << plot
+        self.board_type[plot] = t
+        self.board_owner[plot] = owner
+        self.empty &= ~bit
+        self.kmask[t * self.num_players + owner] |= bit
+        self.kall[t] |= bit
+        self.on_board[owner] += 1
+
+    def _remove(self, plot: int) -> None:
+        t = self.board_type[plot]
+        owner = self.board_owner[plot]
+        bit = 1 << plot
+        self.board_type[plot] = -1
+        self.board_owner[plot] = -1
+        self.empty |= bit
+        self.kmask[t * self.num_players + owner] &= ~bit
+        self.kall[t] &= ~bit
+        self.on_board[owner] -= 1
+
+    def _build_masks(self, p: int) -> tuple[int, ...]:
+        """Per structure type, the plots where ``p`` may build one now (0 if none held)."""
+        n = self.num_players
+        reserve = self.reserve
+        base = p * NT
+        empty = self.empty
+        allowed = self.allowed
+        masks = []
+        for t in STRUCTURES:
+            if not reserve[base + t]:
+                masks.append(0)
+                continue
+            m = empty & allowed[t]
+            if t == TEMPLE or t == CASTLE or t == PALACE:
+                enemies = self.kall[t] & ~self.kmask[t * n + p]
+                if enemies:
+                    m &= ~dilate(enemies)
+            masks.append(m)
+        return tuple(masks)
+
+    def _why_not_build(self, t: int, plot: int) -> str:
+        p = self.player
+        name = PLOT_NAMES[plot]
+        if not self.reserve[p * NT + t]:
+            return f"Your reserve holds no {TYPES[t]}."
+        if self.board_owner[plot] >= 0:
+            return f"{name} is not free."
+        if not (self.allowed[t] >> plot) & 1:
+            where = "a mountain" if t == MINE else "a river"
+            return f"A {TYPES[t]} must be built on or next to {where}; {name} is not."
+        return f"A {TYPES[t]} may not be built next to an opponent's {TYPES[t]}, as on {name}."
+
+    def _proceed(self, step: int) -> None:
+        """Carry the turn on from ``step`` until someone must decide or the game ends."""
+        while True:
+            p = self.player
+            if step == DRAW:
+                while self.draws_left:
+                    if self.cup_total[p]:
+                        break
+                    if self.discard_total[p]:  # the discard pile goes back into the cup
+                        base = p * NT
+                        for t in range(NT):
+                            self.cups[base + t] += self.discard[base + t]
+                            self.discard[base + t] = 0
+                        self.cup_total[p] = self.discard_total[p]
+                        self.discard_total[p] = 0
+                        break
+                    self.draws_left -= 1  # both empty: this draw is skipped
+                if self.draws_left:
+                    self.phase = DRAW
+                    return
+                step = WAR
+            if step == WAR:
+                if self.reserve[p * NT + ARMY] and sum(self.on_board) > self.on_board[p]:
+                    self.phase = WAR
+                    return
+                step = BUILD
+            if step == BUILD:
+                masks = self._build_masks(p)
+                if any(masks):
+                    self.masks = masks
+                    self.phase = BUILD
+                    return
+                step = DISCARD
+            if step == DISCARD and self.reserve_total[p] > RESERVE_LIMIT:
+                self.phase = DISCARD
+                return
+            # The end of the turn; a round ends when play comes back to the first player.
+            nxt = (p + 1) % self.num_players
+            if nxt == self.first:
+                if not self.built_in_round or self.round >= MAX_ROUNDS:
+                    self.phase = OVER
+                    return
+                self.round += 1
+                self.built_in_round = False
+            self.player = nxt
+            self.draws_left = 2
+            self.drawn = ()
+            step = DRAW
+
+    def _score(self):
+        """(totals, breakdown per seat, controller per territory (-1 none), counts)."""
+        if self._scored is None:
+            self._scored = self._compute_score()
+        return self._scored
+
+    def _compute_score(self):
+        n = self.num_players
+        bt = self.board_type
+        bo = self.board_owner
+        counts = [[0] * n for _ in range(9)]
+        kinds = [[0] * n for _ in range(9)]  # bit set of structure types per territory, seat
+        per_type = [[0] * 6 for _ in range(n)]
+        for i in range(PLOTS):
+            o = bo[i]
+            if o >= 0:
+                terr = TERRITORY_OF[i]
+                counts[terr][o] += 1
+                kinds[terr][o] |= 1 << bt[i]
+                per_type[o][bt[i]] += 1
+        control = []
+        for terr in range(9):
+            c = counts[terr]
+            best = max(c)
+            control.append(c.index(best) if best and c.count(best) == 1 else -1)
+        lines: list[list[list]] = [[] for _ in range(n)]
+        for terr in range(9):
+            for s in range(n):
+                if counts[terr][s] >= 5:
+                    lines[s].append([f"Territory {terr + 1}: {counts[terr][s]} structures", counts[terr][s]])
+        if control[CENTRE] >= 0:
+            lines[control[CENTRE]].append(["Centre (territory 5)", 5])
+        for line in TERRITORY_LINES:
+            s = control[line[0]]
+            if s >= 0 and all(control[t] == s for t in line):
+                lines[s].append([f"Territories {'-'.join(str(t + 1) for t in line)} in a row", 9])
+        for square in SQUARES:
+            s = control[square[0]]
+            if s >= 0 and all(control[t] == s for t in square):
+                lines[s].append([f"Square of territories {'-'.join(str(t + 1) for t in square)}", 8])
+        s = control[CORNERS[0]]
+        if s >= 0 and all(control[t] == s for t in CORNERS):
+            lines[s].append(["All four corners (1, 3, 7, 9)", 8])
+        for t in STRUCTURES:
+            column = [per_type[s][t] for s in range(n)]
+            best = max(column)
+            if best and column.count(best) == 1:
+                lines[column.index(best)].append([f"Most {PLURALS[t]} ({best})", 3])
+        for line in GRID_LINES:
+            length = len(line)
+            i = 0
+            while i < length:
+                o = bo[line[i]]
+                if o < 0:
+                    i += 1
+                    continue
+                j = i + 1
+                while j < length and bo[line[j]] == o:
+                    j += 1
+                run = j - i
+                if run >= 3:
+                    lines[o].append(_run_line(line[i:j], bt))
+                i = j
+        for terr in range(9):
+            for s in range(n):
+                if kinds[terr][s] == 63:
+                    lines[s].append([f"Variety in territory {terr + 1}", 6])
+        totals = [sum(points for _, points in lines[s]) for s in range(n)]
+        return totals, lines, control, counts
+
+
+def _run_line(plots: tuple[int, ...], bt: list[int]) -> list:
+    """The breakdown line of one maximal run of a player's structures (3 or longer)."""
+    length = len(plots)
+    best = 1
+    best_type = bt[plots[0]]
+    stretch = 1
+    for k in range(1, length):
+        stretch = stretch + 1 if bt[plots[k]] == bt[plots[k - 1]] else 1
+        if stretch > best:
+            best, best_type = stretch, bt[plots[k]]
+    span = f"Row {PLOT_NAMES[plots[0]]}-{PLOT_NAMES[plots[-1]]}"
+    if best >= 3 and 2 * best > length:
+        if best == length:
+            return [f"{span} ({length} {PLURALS[best_type]})", 2 * best]
+        return [f"{span} ({length} structures, {best} {PLURALS[best_type]} in a row)", 2 * best]
+    return [f"{span} ({length} structures)", length]
+
+
+class ChitTerritoryGame(Game):
+    def new_state(self, num_players: int, options: dict | None = None) -> ChitTerritoryState:
+        self.check_players(num_players)
+        options = self.normalise_options(options)
+        return ChitTerritoryState(self, num_players, options["mountains_rivers"])
+
+    def action_label(self, action: str) -> str:
+        parsed = ACTIONS.get(action) if isinstance(action, str) else None
+        if parsed is None:
+            return str(action)
+        kind, a, b = parsed
+        if kind == _FIRST:
+            return f"Player {a} goes first"
+        if kind == _DRAW:
+            return f"Draw {_article(TYPES[a])}"
+        if kind == _WAR:
+            return f"War: remove the structure on {PLOT_NAMES[a]}"
+        if kind == _PEACE:
+            return "Make peace"
+        if kind == _BUILD:
+            return f"Build {_article(TYPES[a])} on {PLOT_NAMES[b]}"
+        return f"Discard {_article(TYPES[a])}"
+
+
+def _article(word: str) -> str:
+    return f"an {word}" if word[0] in "aeiou" else f"a {word}"
+
+
+GAME = ChitTerritoryGame(
+    slug="chit-territory",
+    name="Territory (chits)",
+    min_players=2,
+    max_players=4,
+    summary="Draw chits from your cup, wage war with armies and build temples, castles and "
+    "palaces to control the nine territories of a 9 x 9 map.",
+    options=(
+        Option(
+            name="mountains_rivers",
+            label="Mountains and rivers",
+            default=False,
+            help="Six mountain and six river plots: mines must be built on or next to a "
+            "mountain, farms on or next to a river.",
+        ),
+    ),
+)

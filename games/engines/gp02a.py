@@ -1,0 +1,979 @@
+"""GP02A Territory: chips drawn from a bag, placed in blocks of a 12 x 6 territory.
+
+Rules: shared/rules/gp02a.md (the portal's reading of the seed), player page games/rules/gp02a.md.
+
+Fields are numbered ``row * 12 + column`` (a1 = 0, l1 = 11, a2 = 12, ... l6 = 71); blocks are
+numbered 0..5 inside the engine and 1..6 in actions and views. Colours are 0 blue, 1 red,
+2 green, 3 yellow, 4 purple; seat ``s`` plays colour ``s`` (with 3 players yellow is a dummy).
+
+Nothing is hidden in this game: every chip lies open and draws are chance actions, so the
+base ``determinised`` (a plain clone) is right.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import permutations
+
+from .base import (
+    CHANCE,
+    COLUMNS,
+    TERMINAL,
+    Game,
+    IllegalAction,
+    State,
+    places_from_keys,
+)
+
+WIDTH = 12
+HEIGHT = 6
+NUM_FIELDS = WIDTH * HEIGHT
+NUM_BLOCKS = 6
+CHRONOLOGY_SIZE = 28
+CHIPS_PER_COLOUR = 25
+
+COLOURS = ("blue", "red", "green", "yellow", "purple")
+COLOUR_INDEX = {name: i for i, name in enumerate(COLOURS)}
+PURPLE = 4
+YELLOW = 3
+
+FIELD_NAMES = tuple(f"{COLUMNS[i % WIDTH]}{i // WIDTH + 1}" for i in range(NUM_FIELDS))
+FIELD_INDEX = {name: i for i, name in enumerate(FIELD_NAMES)}
+BLOCK_OF = tuple((i // WIDTH // 3) * 3 + (i % WIDTH) // 4 for i in range(NUM_FIELDS))
+GRAY_NAMES = ("b2", "c2", "f2", "g2", "j2", "k2", "b5", "c5", "f5", "g5", "j5", "k5")
+GRAY = tuple(name in GRAY_NAMES for name in FIELD_NAMES)
+WHITE_FIELDS = tuple(i for i in range(NUM_FIELDS) if not GRAY[i])
+BLOCK_FIELDS = tuple(tuple(i for i in range(NUM_FIELDS) if BLOCK_OF[i] == b) for b in range(NUM_BLOCKS))
+
+
+def _neighbours(i: int) -> tuple[int, ...]:
+    col, row = i % WIDTH, i // WIDTH
+    result = []
+    if col > 0:
+        result.append(i - 1)
+    if col < WIDTH - 1:
+        result.append(i + 1)
+    if row > 0:
+        result.append(i - WIDTH)
+    if row < HEIGHT - 1:
+        result.append(i + WIDTH)
+    return tuple(result)
+
+
+NEIGHBOURS = tuple(_neighbours(i) for i in range(NUM_FIELDS))
+
+# Cards in play by number of players (card 3 is removed with 3 players).
+CARDS = {3: (1, 2, 4), 4: (1, 2, 3, 4)}
+
+# Steps of the game (``phase``).
+P_FIRST = 0  # chance: first Main Player
+P_ROLL = 1  # chance: the Main Player's roll
+P_REMOVE = 2  # a seat removes a chip after a 1
+P_DRAW = 3  # chance: a seat draws a chip
+P_DEAL = 4  # the Main Player deals the turn cards
+P_CHRONO = 5  # a chip onto the chronology
+P_ACT = 6  # choose a block for the hand, or ``move``
+P_LIFT = 7  # movement: lift own chips
+P_MBLOCK = 8  # movement: choose a block for the lifted chips
+P_PUT = 9  # put the chips one by one into the chosen block
+P_PURGE = 10  # the turn is done but the purple chip must still be used
+P_END = 11  # the game is over
+
+TURN_PHASES = frozenset((P_CHRONO, P_ACT, P_LIFT, P_MBLOCK, P_PUT, P_PURGE))
+STEP_NAMES = {
+    P_FIRST: "first",
+    P_ROLL: "roll",
+    P_REMOVE: "remove",
+    P_DRAW: "draw",
+    P_DEAL: "deal",
+    P_CHRONO: "chrono",
+    P_ACT: "block",
+    P_LIFT: "lift",
+    P_MBLOCK: "block",
+    P_PUT: "put",
+    P_PURGE: "purge",
+    P_END: "end",
+}
+END_REASONS = {
+    "bag": "the bag could not give a seat its chips",
+    "chronology": "the chronology was full at the end of a round",
+    "stuck": "a seat could neither place nor move its chips",
+}
+
+# Action kinds, and every action string of the game parsed once.
+K_FIRST, K_ROLL, K_REMOVE, K_DRAW, K_DEAL, K_CHRONO, K_BLOCK, K_PUT, K_MOVE, K_LIFT, K_PURGE = range(11)
+
+
+def _action_table() -> dict[str, tuple]:
+    table: dict[str, tuple] = {"move": (K_MOVE,)}
+    for s in range(4):
+        table[f"first:{s}"] = (K_FIRST, s)
+    for n in range(1, 7):
+        table[f"roll:{n}"] = (K_ROLL, n)
+    for k in range(1, NUM_BLOCKS + 1):
+        table[f"block:{k}"] = (K_BLOCK, k - 1)
+    for c, colour in enumerate(COLOURS):
+        table[f"draw:{colour}"] = (K_DRAW, c)
+        table[f"chrono:{colour}"] = (K_CHRONO, c)
+        for f, name in enumerate(FIELD_NAMES):
+            table[f"put:{colour}@{name}"] = (K_PUT, c, f)
+    for f, name in enumerate(FIELD_NAMES):
+        table[f"remove:{name}"] = (K_REMOVE, f)
+        table[f"lift:{name}"] = (K_LIFT, f)
+        table[f"purge:{name}"] = (K_PURGE, f)
+    for cards in CARDS.values():
+        for perm in permutations(cards):
+            table["deal:" + ",".join(map(str, perm))] = (K_DEAL, perm)
+    return table
+
+
+ACTIONS = _action_table()
+
+S_FIRST = tuple(f"first:{s}" for s in range(4))
+S_ROLL = tuple(f"roll:{n}" for n in range(1, 7))
+S_BLOCK = tuple(f"block:{k}" for k in range(1, NUM_BLOCKS + 1))
+S_DRAW = tuple(f"draw:{colour}" for colour in COLOURS)
+S_CHRONO = tuple(f"chrono:{colour}" for colour in COLOURS)
+S_PUT = tuple(tuple(f"put:{colour}@{name}" for name in FIELD_NAMES) for colour in COLOURS)
+S_REMOVE = tuple(f"remove:{name}" for name in FIELD_NAMES)
+S_LIFT = tuple(f"lift:{name}" for name in FIELD_NAMES)
+S_PURGE = tuple(f"purge:{name}" for name in FIELD_NAMES)
+# Every legal deal, by number of players and Main Player (who may not keep card 4).
+DEALS = {
+    (n, main): tuple(
+        "deal:" + ",".join(map(str, perm)) for perm in permutations(cards) if perm[main] != 4
+    )
+    for n, cards in CARDS.items()
+    for main in range(n)
+}
+
+
+def group_points(size: int) -> int:
+    """Points of one orthogonally joined group of ``size`` chips."""
+    if size < 2:
+        return 0
+    if size < 5:
+        return 1
+    if size < 8:
+        return 3
+    if size < 11:
+        return 6
+    if size < 15:
+        return 10
+    return 16
+
+
+class GP02AState(State):
+    __slots__ = (
+        "_legal",
+        "bag",
+        "bag_total",
+        "block",
+        "board",
+        "cards",
+        "chrono",
+        "chrono_used",
+        "draw_idx",
+        "draw_left",
+        "end_reason",
+        "free",
+        "game",
+        "hands",
+        "history",
+        "last_chance",
+        "lifted",
+        "main",
+        "moving",
+        "num_players",
+        "order",
+        "ownwhite",
+        "pending",
+        "phase",
+        "removal_done",
+        "removal_idx",
+        "roll",
+        "seat",
+        "to_lift",
+        "turn_idx",
+        "white_total",
+    )
+
+    def __init__(self, game: Game, num_players: int):
+        self.game = game
+        self.num_players = num_players
+        self.history = []
+        self.phase = P_FIRST
+        self.seat = -1  # the seat to act in seat steps, the drawing seat in P_DRAW
+        self.main = -1
+        self.board = [-1] * NUM_FIELDS  # colour index or -1
+        self.free = [12] * NUM_BLOCKS  # free fields per block
+        self.ownwhite = [0] * (4 * NUM_BLOCKS)  # chips of colour c on white fields of block b
+        self.white_total = 0  # chips on white fields, any colour
+        self.chrono = [0, 0, 0, 0]
+        self.chrono_used = 0
+        self.bag = [CHIPS_PER_COLOUR] * 4 + [1]
+        self.bag_total = 4 * CHIPS_PER_COLOUR + 1
+        self.hands = [[0] * 5 for _ in range(num_players)]
+        self.cards = [0] * num_players
+        self.order = []  # seats in card order, once dealt
+        self.turn_idx = 0
+        self.roll = 0
+        self.removal_done = False
+        self.removal_idx = 0
+        self.draw_idx = 0
+        self.draw_left = 0
+        self.block = -1  # block chosen this turn, 0-based
+        self.pending = [0, 0, 0, 0]  # chips still to put into the chosen block
+        self.to_lift = 0
+        self.lifted = []  # fields lifted from this turn
+        self.moving = False
+        self.end_reason = None
+        self.last_chance = None
+        self._legal = None
+
+    # ------------------------------------------------------------------ test helper
+
+    @classmethod
+    def position(
+        cls,
+        num_players: int = 4,
+        territory: dict[str, str] | None = None,
+        chronology: dict[str, int] | None = None,
+        main: int = 0,
+        bag: dict[str, int] | None = None,
+    ) -> GP02AState:
+        """A position for tests and examples: the start of a round, ``main`` about to roll.
+
+        ``territory`` maps fields to colours (``{"a1": "blue"}``), ``chronology`` counts chips
+        per colour there, ``bag`` the chips in the bag (default: all chips not placed). The
+        history is empty, so such a state is not reachable by ``replay``.
+        """
+        state = cls(GAME, num_players)
+        for name, colour in (territory or {}).items():
+            c = COLOUR_INDEX[colour]
+            if c == PURPLE:
+                raise ValueError("The purple chip is never placed.")
+            state._place(FIELD_INDEX[name], c)
+            state.bag[c] -= 1
+        for colour, count in (chronology or {}).items():
+            c = COLOUR_INDEX[colour]
+            state.chrono[c] += count
+            state.chrono_used += count
+            state.bag[c] -= count
+        if state.chrono_used > CHRONOLOGY_SIZE or min(state.bag) < 0:
+            raise ValueError("More chips than the game has.")
+        if bag is not None:
+            state.bag = [bag.get(colour, 0) for colour in COLOURS]
+        state.bag_total = sum(state.bag)
+        state.main = main
+        state._start_round()
+        return state
+
+    # ------------------------------------------------------------------ contract
+
+    def clone(self) -> GP02AState:
+        c = object.__new__(GP02AState)
+        c.game = self.game
+        c.num_players = self.num_players
+        c.history = self.history[:]
+        c.phase = self.phase
+        c.seat = self.seat
+        c.main = self.main
+        c.board = self.board[:]
+        c.free = self.free[:]
+        c.ownwhite = self.ownwhite[:]
+        c.white_total = self.white_total
+        c.chrono = self.chrono[:]
+        c.chrono_used = self.chrono_used
+        c.bag = self.bag[:]
+        c.bag_total = self.bag_total
+        c.hands = [h[:] for h in self.hands]
+        c.cards = self.cards[:]
+        c.order = self.order[:]
+        c.turn_idx = self.turn_idx
+        c.roll = self.roll
+        c.removal_done = self.removal_done
+        c.removal_idx = self.removal_idx
+        c.draw_idx = self.draw_idx
+        c.draw_left = self.draw_left
+        c.block = self.block
+        c.pending = self.pending[:]
+        c.to_lift = self.to_lift
+        c.lifted = self.lifted[:]
+        c.moving = self.moving
+        c.end_reason = self.end_reason
+        c.last_chance = self.last_chance
+        c._legal = self._legal
+        return c
+
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == P_END:
+            return TERMINAL
+        if phase in (P_FIRST, P_ROLL, P_DRAW):
+            return CHANCE
+        return self.seat
+
+    def is_terminal(self) -> bool:
+        return self.phase == P_END
+
+    def chance_outcomes(self) -> list[tuple[str, float]]:
+        phase = self.phase
+        if phase == P_FIRST:
+            p = 1.0 / self.num_players
+            return [(S_FIRST[s], p) for s in range(self.num_players)]
+        if phase == P_ROLL:
+            return [(a, 1.0 / 6.0) for a in S_ROLL]
+        if phase == P_DRAW:
+            total = self.bag_total
+            return [(S_DRAW[c], n / total) for c, n in enumerate(self.bag) if n]
+        return []
+
+    def legal_actions(self) -> list[str]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal[:]
+
+    def _compute_legal(self) -> list[str]:
+        phase = self.phase
+        board = self.board
+        if phase == P_DRAW:
+            bag = self.bag
+            return [S_DRAW[c] for c in range(5) if bag[c]]
+        if phase == P_PUT:
+            result = []
+            fields = [f for f in BLOCK_FIELDS[self.block] if board[f] < 0]
+            for c in range(4):
+                if self.pending[c]:
+                    strings = S_PUT[c]
+                    result.extend(strings[f] for f in fields)
+            return result + self._legal_purges()
+        if phase == P_ROLL:
+            return list(S_ROLL)
+        if phase == P_CHRONO:
+            hand = self.hands[self.seat]
+            return [S_CHRONO[c] for c in range(4) if hand[c]] + self._legal_purges()
+        if phase == P_ACT:
+            k = self._hand_chips()
+            free = self.free
+            result = [S_BLOCK[b] for b in range(NUM_BLOCKS) if free[b] >= k]
+            if self.cards[self.seat] in (2, 3) and self._move_completable(k, k, -1, -1):
+                result.append("move")
+            return result + self._legal_purges()
+        if phase == P_LIFT:
+            own = self.seat
+            k = len(self.lifted) + self.to_lift
+            r = self.to_lift - 1
+            result = []
+            for f in WHITE_FIELDS:
+                if board[f] == own:
+                    b = BLOCK_OF[f]
+                    if self._move_completable(r, k, b, b):
+                        result.append(S_LIFT[f])
+            return result + self._legal_purges()
+        if phase == P_MBLOCK:
+            k = sum(self.pending)
+            free = self.free
+            return [S_BLOCK[b] for b in range(NUM_BLOCKS) if free[b] >= k] + self._legal_purges()
+        if phase == P_PURGE:
+            return [S_PURGE[f] for f in WHITE_FIELDS if board[f] >= 0]
+        if phase == P_REMOVE:
+            return [S_REMOVE[f] for f in WHITE_FIELDS if board[f] >= 0]
+        if phase == P_DEAL:
+            return list(DEALS[(self.num_players, self.main)])
+        if phase == P_FIRST:
+            return list(S_FIRST[: self.num_players])
+        return []
+
+    def _legal_purges(self) -> list[str]:
+        if not self.hands[self.seat][PURPLE] or not self.white_total:
+            return []
+        board = self.board
+        occupied = [f for f in WHITE_FIELDS if board[f] >= 0]
+        check = self._purge_checker()
+        if check is None:
+            return [S_PURGE[f] for f in occupied]
+        return [S_PURGE[f] for f in occupied if check(f)]
+
+    def _purge_checker(self):
+        """None when every purge is allowed now, else a test ``f -> bool`` for one purge.
+
+        A purge may not leave the seat unable to finish its turn, unless nothing could."""
+        phase = self.phase
+        own = self.seat
+        board = self.board
+        if phase == P_LIFT:
+            r = self.to_lift
+            k = len(self.lifted) + r
+
+            def check(f):
+                b = BLOCK_OF[f]
+                return self._move_completable(r, k, b, b if board[f] == own else -1)
+
+            return check
+        if phase in (P_ACT, P_CHRONO):
+            k = self._hand_chips() - (1 if phase == P_CHRONO else 0)
+            if k <= 0:
+                return None
+
+            def check(f):
+                b = BLOCK_OF[f]
+                return self._completable(k, b, b if board[f] == own else -1)
+
+            if (
+                phase == P_CHRONO
+                and not self._completable(k, -1, -1)
+                and not any(check(f) for f in WHITE_FIELDS if board[f] >= 0)
+            ):
+                return None  # stuck whatever happens: any purge is allowed
+            return check
+        return None
+
+    def _hand_chips(self) -> int:
+        hand = self.hands[self.seat]
+        return hand[0] + hand[1] + hand[2] + hand[3]
+
+    def _completable(self, k: int, fb: int, ob: int) -> bool:
+        """Can the seat place or move ``k`` chips, if block ``fb`` had one more free field and
+        block ``ob`` one own white chip fewer (-1: no change)?"""
+        free = self.free
+        for b in range(NUM_BLOCKS):
+            if free[b] + (b == fb) >= k:
+                return True
+        if self.cards[self.seat] in (2, 3):
+            return self._move_completable(k, k, fb, ob)
+        return False
+
+    def _move_completable(self, r: int, k: int, fb: int, ob: int) -> bool:
+        """With ``r`` own chips still to lift and ``k`` to re-place in all, can the movement be
+        completed (same adjustments as ``_completable``)?"""
+        if k < 1:
+            return False
+        base = self.seat * NUM_BLOCKS
+        ow = self.ownwhite[base : base + NUM_BLOCKS]
+        if ob >= 0:
+            ow[ob] -= 1
+        if sum(ow) < r:
+            return False
+        free = self.free
+        for b in range(NUM_BLOCKS):
+            o = ow[b]
+            if free[b] + (b == fb) + min(r, o) >= k:
+                return True
+        return False
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, action: str) -> None:
+        if not isinstance(action, str):
+            raise IllegalAction(f"{action!r} is not an action.")
+        parsed = ACTIONS.get(action)
+        if parsed is None:
+            shown = action if len(action) <= 40 else action[:40] + "..."
+            raise IllegalAction(f"{shown!r} is not an action of GP02A Territory.")
+        kind = parsed[0]
+        phase = self.phase
+        if phase == P_END:
+            raise IllegalAction("The game is over.")
+        if kind == K_PURGE and phase in TURN_PHASES:
+            self._apply_purge(parsed[1])
+        elif phase == P_DRAW:
+            if kind != K_DRAW:
+                raise IllegalAction("A chip must be drawn from the bag now.")
+            self._apply_draw(parsed[1])
+        elif phase == P_PUT:
+            if kind != K_PUT:
+                raise IllegalAction(f"Put your chips into block {self.block + 1} now.")
+            self._apply_put(parsed[1], parsed[2])
+        elif phase == P_ROLL:
+            if kind != K_ROLL:
+                raise IllegalAction("The Main Player must roll the die now.")
+            self._apply_roll(parsed[1])
+        elif phase == P_CHRONO:
+            if kind != K_CHRONO:
+                raise IllegalAction("Put a chip from your hand on the chronology first.")
+            self._apply_chrono(parsed[1])
+        elif phase == P_ACT:
+            if kind == K_BLOCK:
+                self._apply_block(parsed[1])
+            elif kind == K_MOVE:
+                self._apply_move()
+            else:
+                raise IllegalAction("Choose a block for your chips, or move.")
+        elif phase == P_LIFT:
+            if kind != K_LIFT:
+                raise IllegalAction("Lift one of your own chips from a white field.")
+            self._apply_lift(parsed[1])
+        elif phase == P_MBLOCK:
+            if kind != K_BLOCK:
+                raise IllegalAction("Choose a block for the lifted chips.")
+            self._apply_block(parsed[1])
+        elif phase == P_PURGE:
+            raise IllegalAction("Use the purple chip to remove a chip from a white field.")
+        elif phase == P_REMOVE:
+            if kind != K_REMOVE:
+                raise IllegalAction("Remove a chip from a white field.")
+            self._apply_remove(parsed[1])
+        elif phase == P_DEAL:
+            if kind != K_DEAL:
+                raise IllegalAction("The Main Player must deal the turn cards now.")
+            self._apply_deal(parsed[1])
+        elif phase == P_FIRST:
+            if kind != K_FIRST or parsed[1] >= self.num_players:
+                raise IllegalAction("The first Main Player must be chosen now.")
+            self.main = parsed[1]
+            self._note_chance(action)
+            self._start_round()
+        self.history.append(action)
+        self._legal = None
+
+    def _note_chance(self, action: str) -> None:
+        self.last_chance = action
+
+    # Each ``_apply_*`` validates everything before it changes anything.
+
+    def _apply_roll(self, n: int) -> None:
+        self.roll = n
+        self.last_chance = S_ROLL[n - 1]
+        if n == 1:
+            if not self.removal_done:
+                self.removal_done = True
+                self.removal_idx = 0
+                self._next_removal()
+            # a further 1 is simply rolled again
+            return
+        self.draw_idx = 0
+        self._next_drawer()
+
+    def _next_removal(self) -> None:
+        n = self.num_players
+        while self.removal_idx < n:
+            if self.white_total:
+                self.phase = P_REMOVE
+                self.seat = (self.main + self.removal_idx) % n
+                return
+            self.removal_idx += 1
+        self.phase = P_ROLL
+        self.seat = -1
+
+    def _apply_remove(self, f: int) -> None:
+        if GRAY[f]:
+            raise IllegalAction(f"{FIELD_NAMES[f]} is a gray field: its chip stays.")
+        if self.board[f] < 0:
+            raise IllegalAction(f"There is no chip on {FIELD_NAMES[f]}.")
+        self._take(f, to_bag=True)
+        self.removal_idx += 1
+        self._next_removal()
+
+    def _next_drawer(self) -> None:
+        if self.draw_idx == self.num_players:
+            self.phase = P_DEAL
+            self.seat = self.main
+            return
+        self.seat = (self.main + self.draw_idx) % self.num_players
+        if self.bag_total < self.roll:
+            self._end("bag")
+            return
+        self.draw_left = self.roll
+        self.phase = P_DRAW
+
+    def _apply_draw(self, c: int) -> None:
+        if not self.bag[c]:
+            raise IllegalAction(f"The bag holds no {COLOURS[c]} chip.")
+        self.bag[c] -= 1
+        self.bag_total -= 1
+        self.hands[self.seat][c] += 1
+        self.last_chance = S_DRAW[c]
+        self.draw_left -= 1
+        if not self.draw_left:
+            self.draw_idx += 1
+            self._next_drawer()
+
+    def _apply_deal(self, cards: tuple) -> None:
+        n = self.num_players
+        if len(cards) != n:
+            raise IllegalAction(f"Deal one card to each of the {n} seats: {', '.join(map(str, CARDS[n]))}.")
+        if cards[self.main] == 4:
+            raise IllegalAction("The Main Player may not keep card 4.")
+        self.cards = list(cards)
+        self.order = sorted(range(n), key=cards.__getitem__)
+        self.turn_idx = 0
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        self.seat = self.order[self.turn_idx]
+        self.block = -1
+        self.pending = [0, 0, 0, 0]
+        self.to_lift = 0
+        self.lifted = []
+        self.moving = False
+        if self.chrono_used < CHRONOLOGY_SIZE:
+            self.phase = P_CHRONO
+        else:
+            self._after_chrono()
+
+    def _apply_chrono(self, c: int) -> None:
+        if c == PURPLE:
+            raise IllegalAction("The purple chip never goes on the chronology.")
+        if not self.hands[self.seat][c]:
+            raise IllegalAction(f"You hold no {COLOURS[c]} chip.")
+        self.hands[self.seat][c] -= 1
+        self.chrono[c] += 1
+        self.chrono_used += 1
+        self._after_chrono()
+
+    def _after_chrono(self) -> None:
+        k = self._hand_chips()
+        if k == 0:
+            self._finish_turn()
+            return
+        self.phase = P_ACT
+        if self._completable(k, -1, -1):
+            return
+        if self.hands[self.seat][PURPLE]:
+            board = self.board
+            own = self.seat
+            for f in WHITE_FIELDS:
+                if board[f] >= 0:
+                    b = BLOCK_OF[f]
+                    if self._completable(k, b, b if board[f] == own else -1):
+                        return  # the purple chip can make room: the seat must use it
+        self._end("stuck")
+
+    def _apply_block(self, b: int) -> None:
+        k = self._hand_chips() if self.phase == P_ACT else sum(self.pending)
+        if self.free[b] < k:
+            raise IllegalAction(f"Block {b + 1} has only {self.free[b]} free fields for {k} chips.")
+        if self.phase == P_ACT:
+            hand = self.hands[self.seat]
+            self.pending = hand[:4]
+            hand[0] = hand[1] = hand[2] = hand[3] = 0
+        self.block = b
+        self.phase = P_PUT
+
+    def _apply_move(self) -> None:
+        if self.cards[self.seat] not in (2, 3):
+            raise IllegalAction(f"Card {self.cards[self.seat]} may only place, not move.")
+        k = self._hand_chips()
+        if not self._move_completable(k, k, -1, -1):
+            raise IllegalAction(f"You cannot lift and re-place {k} of your chips.")
+        hand = self.hands[self.seat]
+        bag = self.bag
+        for c in range(4):
+            bag[c] += hand[c]
+            hand[c] = 0
+        self.bag_total += k
+        self.moving = True
+        self.to_lift = k
+        self.phase = P_LIFT
+
+    def _apply_lift(self, f: int) -> None:
+        own = self.seat
+        if self.board[f] != own or GRAY[f]:
+            raise IllegalAction(f"{FIELD_NAMES[f]} holds none of your chips on a white field.")
+        b = BLOCK_OF[f]
+        k = len(self.lifted) + self.to_lift
+        if not self._move_completable(self.to_lift - 1, k, b, b):
+            raise IllegalAction(f"After lifting {FIELD_NAMES[f]} no block could take the lifted chips.")
+        self._take(f, to_bag=False)
+        self.pending[own] += 1
+        self.lifted.append(f)
+        self.to_lift -= 1
+        if not self.to_lift:
+            self.phase = P_MBLOCK
+
+    def _apply_put(self, c: int, f: int) -> None:
+        if c == PURPLE:
+            raise IllegalAction("The purple chip is never placed.")
+        if not self.pending[c]:
+            raise IllegalAction(f"You have no {COLOURS[c]} chip to place.")
+        if BLOCK_OF[f] != self.block:
+            raise IllegalAction(f"{FIELD_NAMES[f]} is not in block {self.block + 1}.")
+        if self.board[f] >= 0:
+            raise IllegalAction(f"{FIELD_NAMES[f]} is not free.")
+        self._place(f, c)
+        self.pending[c] -= 1
+        p = self.pending
+        if not (p[0] or p[1] or p[2] or p[3]):
+            self._finish_turn()
+
+    def _apply_purge(self, f: int) -> None:
+        if not self.hands[self.seat][PURPLE]:
+            raise IllegalAction("You do not hold the purple chip.")
+        if GRAY[f]:
+            raise IllegalAction(f"{FIELD_NAMES[f]} is a gray field: its chip stays.")
+        if self.board[f] < 0:
+            raise IllegalAction(f"There is no chip on {FIELD_NAMES[f]}.")
+        check = self._purge_checker()
+        if check is not None and not check(f):
+            raise IllegalAction(f"Removing the chip on {FIELD_NAMES[f]} would leave you unable to finish your turn.")
+        self._take(f, to_bag=True)
+        self.hands[self.seat][PURPLE] = 0
+        self.bag[PURPLE] += 1
+        self.bag_total += 1
+        if self.phase == P_PURGE:
+            self._next_turn()
+
+    def _finish_turn(self) -> None:
+        hand = self.hands[self.seat]
+        if hand[PURPLE]:
+            if self.white_total:
+                self.phase = P_PURGE
+                return
+            hand[PURPLE] = 0
+            self.bag[PURPLE] += 1
+            self.bag_total += 1
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.turn_idx += 1
+        if self.turn_idx < len(self.order):
+            self._start_turn()
+            return
+        if self.chrono_used >= CHRONOLOGY_SIZE:
+            self._end("chronology")
+            return
+        self.main = self.order[-1]  # the holder of card 4
+        self._start_round()
+
+    def _start_round(self) -> None:
+        self.cards = [0] * self.num_players
+        self.order = []
+        self.turn_idx = 0
+        self.removal_done = False
+        self.roll = 0
+        self.block = -1
+        self.pending = [0, 0, 0, 0]
+        self.lifted = []
+        self.to_lift = 0
+        self.moving = False
+        self.phase = P_ROLL
+        self.seat = -1
+
+    def _end(self, reason: str) -> None:
+        self.phase = P_END
+        self.end_reason = reason
+
+    # Board bookkeeping.
+
+    def _place(self, f: int, c: int) -> None:
+        self.board[f] = c
+        b = BLOCK_OF[f]
+        self.free[b] -= 1
+        if not GRAY[f]:
+            self.white_total += 1
+            self.ownwhite[c * NUM_BLOCKS + b] += 1
+
+    def _take(self, f: int, to_bag: bool) -> None:
+        c = self.board[f]
+        self.board[f] = -1
+        b = BLOCK_OF[f]
+        self.free[b] += 1
+        self.white_total -= 1  # only white-field chips are ever taken
+        self.ownwhite[c * NUM_BLOCKS + b] -= 1
+        if to_bag:
+            self.bag[c] += 1
+            self.bag_total += 1
+
+    # ------------------------------------------------------------------ scores
+
+    def _colour_scores(self) -> list[dict]:
+        """Per colour (blue, red, green, yellow): points by kind and the itemised breakdown."""
+        board = self.board
+        result = []
+        for c in range(4):
+            result.append(
+                {"chronology": self.chrono[c], "groups": 0, "blocks": 0, "items": [["Chronology", self.chrono[c]]]}
+            )
+        seen = [False] * NUM_FIELDS
+        for start in range(NUM_FIELDS):
+            c = board[start]
+            if c < 0 or seen[start]:
+                continue
+            seen[start] = True
+            stack = [start]
+            group = []
+            while stack:
+                f = stack.pop()
+                group.append(f)
+                for g in NEIGHBOURS[f]:
+                    if not seen[g] and board[g] == c:
+                        seen[g] = True
+                        stack.append(g)
+            points = group_points(len(group))
+            if points:
+                first = FIELD_NAMES[min(group)]
+                result[c]["groups"] += points
+                result[c]["items"].append([f"Group of {len(group)} at {first}", points])
+        for b in range(NUM_BLOCKS):
+            counts = [0, 0, 0, 0]
+            for f in BLOCK_FIELDS[b]:
+                if board[f] >= 0:
+                    counts[board[f]] += 1
+            most = max(counts)
+            if not most:
+                continue
+            leaders = [c for c in range(4) if counts[c] == most]
+            points = 3 // len(leaders)
+            for c in leaders:
+                label = f"Block {b + 1} majority" if len(leaders) == 1 else f"Block {b + 1} tie of {len(leaders)}"
+                result[c]["blocks"] += points
+                result[c]["items"].append([label, points])
+        for entry in result:
+            entry["total"] = entry["chronology"] + entry["groups"] + entry["blocks"]
+        return result
+
+    def scores(self) -> list[int]:
+        parts = self._colour_scores()
+        return [parts[s]["total"] for s in range(self.num_players)]
+
+    def ranking(self) -> list[int]:
+        parts = self._colour_scores()
+        keys = []
+        for s in range(self.num_players):
+            on_territory = self.board.count(s)
+            keys.append((parts[s]["total"], parts[s]["chronology"], -on_territory))
+        return places_from_keys(keys)
+
+    # ------------------------------------------------------------------ view
+
+    def _step_name(self) -> str:
+        if self.phase == P_ACT and not self._completable(self._hand_chips(), -1, -1):
+            return "purge"
+        return STEP_NAMES[self.phase]
+
+    def prompt(self) -> str:
+        phase = self.phase
+        who = COLOURS[self.seat].capitalize() if 0 <= self.seat < self.num_players else ""
+        if phase == P_FIRST:
+            return "Chance picks the first Main Player."
+        if phase == P_ROLL:
+            again = " again" if self.removal_done else ""
+            return f"{COLOURS[self.main].capitalize()}, the Main Player, rolls the die{again}."
+        if phase == P_REMOVE:
+            return f"{who}: remove a chip from a white field."
+        if phase == P_DRAW:
+            return f"{who} draws a chip from the bag ({self.draw_left} to go)."
+        if phase == P_DEAL:
+            return f"{who}: deal the turn cards (you may not keep card 4)."
+        if phase == P_CHRONO:
+            return f"{who}: put a chip from your hand on the chronology."
+        if phase == P_ACT:
+            k = self._hand_chips()
+            if not self._completable(k, -1, -1):
+                return f"{who}: use the purple chip to make room for your {k} chips."
+            if self.cards[self.seat] in (2, 3) and self._move_completable(k, k, -1, -1):
+                return f"{who}: choose a block for your {k} chips, or move."
+            return f"{who}: choose a block for your {k} chips."
+        if phase == P_LIFT:
+            return f"{who}: lift one of your chips from a white field ({self.to_lift} to go)."
+        if phase == P_MBLOCK:
+            return f"{who}: choose a block for the {sum(self.pending)} lifted chips."
+        if phase == P_PUT:
+            return f"{who}: put a chip in block {self.block + 1} ({sum(self.pending)} to go)."
+        if phase == P_PURGE:
+            return f"{who}: remove a chip from a white field with the purple chip."
+        return f"The game is over: {END_REASONS.get(self.end_reason, self.end_reason)}."
+
+    def view(self, seat: int | None) -> dict:
+        view = self.common_view()
+        n = self.num_players
+        parts = self._colour_scores()
+        board = self.board
+        view.update(
+            {
+                "seat_colours": list(COLOURS[:n]),
+                "dummy_colour": "yellow" if n == 3 else None,
+                "step": self._step_name(),
+                "main_player": self.main if self.main >= 0 else None,
+                "acting_seat": self.seat if self.seat >= 0 and self.phase != P_END else None,
+                "territory": [
+                    {
+                        "name": FIELD_NAMES[f],
+                        "block": BLOCK_OF[f] + 1,
+                        "gray": GRAY[f],
+                        "colour": COLOURS[board[f]] if board[f] >= 0 else None,
+                    }
+                    for f in range(NUM_FIELDS)
+                ],
+                "chronology": {
+                    "counts": {COLOURS[c]: self.chrono[c] for c in range(4)},
+                    "used": self.chrono_used,
+                    "size": CHRONOLOGY_SIZE,
+                },
+                "bag": {COLOURS[c]: self.bag[c] for c in range(5)},
+                "bag_total": self.bag_total,
+                "hands": [{COLOURS[c]: h[c] for c in range(5)} for h in self.hands],
+                "cards": [card or None for card in self.cards],
+                "turn_order": list(self.order),
+                "block": self.block + 1 if self.block >= 0 else None,
+                "to_place": {COLOURS[c]: self.pending[c] for c in range(4)},
+                "moving": self.moving,
+                "to_lift": self.to_lift,
+                "lifted": [FIELD_NAMES[f] for f in self.lifted],
+                "last_roll": self.roll or None,
+                "removal_done": self.removal_done,
+                "last_chance": self.last_chance,
+                "end_reason": self.end_reason,
+                "score_parts": [
+                    {key: parts[s][key] for key in ("chronology", "groups", "blocks", "total")} for s in range(n)
+                ],
+                "score_breakdown": [parts[s]["items"] for s in range(n)],
+                "dummy": None,
+            }
+        )
+        if n == 3:
+            view["dummy"] = {
+                "colour": "yellow",
+                "score": parts[YELLOW]["total"],
+                "parts": {key: parts[YELLOW][key] for key in ("chronology", "groups", "blocks", "total")},
+                "breakdown": parts[YELLOW]["items"],
+            }
+        return view
+
+
+@dataclass(frozen=True)
+class GP02AGame(Game):
+    def new_state(self, num_players: int, options: dict | None = None) -> GP02AState:
+        self.check_players(num_players)
+        self.normalise_options(options)
+        return GP02AState(self, num_players)
+
+    def action_label(self, action: str) -> str:
+        parsed = ACTIONS.get(action) if isinstance(action, str) else None
+        if parsed is None:
+            return str(action)
+        kind = parsed[0]
+        if kind == K_FIRST:
+            return f"{COLOURS[parsed[1]].capitalize()} is the first Main Player"
+        if kind == K_ROLL:
+            return f"Roll a {parsed[1]}"
+        if kind == K_REMOVE:
+            return f"Remove the chip on {FIELD_NAMES[parsed[1]]}"
+        if kind == K_DRAW:
+            return f"Draw a {COLOURS[parsed[1]]} chip"
+        if kind == K_DEAL:
+            return "Deal " + ", ".join(
+                f"card {card} to {COLOURS[s].capitalize()}" for s, card in enumerate(parsed[1])
+            )
+        if kind == K_CHRONO:
+            return f"Put a {COLOURS[parsed[1]]} chip on the chronology"
+        if kind == K_BLOCK:
+            return f"Choose block {parsed[1] + 1}"
+        if kind == K_PUT:
+            return f"Put a {COLOURS[parsed[1]]} chip on {FIELD_NAMES[parsed[2]]}"
+        if kind == K_MOVE:
+            return "Move: return your hand and lift your own chips"
+        if kind == K_LIFT:
+            return f"Lift your chip from {FIELD_NAMES[parsed[1]]}"
+        return f"Remove the chip on {FIELD_NAMES[parsed[1]]} with the purple chip"
+
+
+GAME = GP02AGame(
+    slug="gp02a",
+    name="GP02A Territory",
+    min_players=3,
+    max_players=4,
+    summary="Draw chips from a bag, deal the turn cards and build the largest territories in six blocks.",
+)

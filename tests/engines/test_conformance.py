@@ -1,0 +1,193 @@
+"""The conformance suite: every registered engine keeps the contract of games/engines/base.py.
+
+Parametrised over ``all_games()``, so an engine added to the registry is checked here without
+new code.
+"""
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engines import CHANCE, TERMINAL, IllegalAction, all_games, get_game
+
+GAMES = all_games()
+SLUGS = [g.slug for g in GAMES]
+MAX_ACTIONS = 20_000  # no game may take more actions than this to end
+PLAYOUTS_PER_COUNT = 6
+
+
+def pick(state, rng):
+    """A chance outcome by its probability, or a uniformly random legal action."""
+    if state.current_player() == CHANCE:
+        outcomes = state.chance_outcomes()
+        return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
+    return rng.choice(state.legal_actions())
+
+
+def snapshot(state):
+    return json.dumps([state.view(None), state.scores(), state.history], sort_keys=True)
+
+
+def playout_states(game, num_players, seed, options=None):
+    """Yield every state of one random playout (the same object, advanced in place)."""
+    rng = random.Random(seed)
+    state = game.new_state(num_players, options)
+    yield state
+    for _ in range(MAX_ACTIONS):
+        if state.is_terminal():
+            return
+        state.apply(pick(state, rng))
+        yield state
+    raise AssertionError(f"{game.slug} did not end within {MAX_ACTIONS} actions (seed {seed})")
+
+
+def option_sets(game):
+    yield {}
+    for option in game.options:
+        yield {option.name: not option.default}
+
+
+CASES = [
+    pytest.param(game, n, options, id=f"{game.slug}-{n}p-{'-'.join(k for k, v in options.items() if v) or 'default'}")
+    for game in GAMES
+    for n in game.allowed_player_counts()
+    for options in option_sets(game)
+]
+
+
+def test_registry_knows_every_game_by_slug():
+    for game in GAMES:
+        assert get_game(game.slug) is game
+    with pytest.raises(KeyError, match="known games"):
+        get_game("no-such-game")
+
+
+@pytest.mark.parametrize("game", GAMES, ids=SLUGS)
+def test_metadata_is_complete(game):
+    assert game.name and game.summary
+    assert game.min_players <= min(game.allowed_player_counts())
+    assert max(game.allowed_player_counts()) <= game.max_players
+    with pytest.raises(ValueError):
+        game.check_players(game.max_players + 1)
+    with pytest.raises(ValueError):
+        game.normalise_options({"no_such_option": True})
+
+
+@pytest.mark.parametrize("game,num_players,options", CASES)
+def test_random_playouts_end_and_every_step_keeps_the_contract(game, num_players, options):
+    for seed in range(PLAYOUTS_PER_COUNT):
+        for steps, state in enumerate(playout_states(game, num_players, seed, options), start=1):
+            player = state.current_player()
+            assert player in (CHANCE, TERMINAL) or 0 <= player < num_players
+            legal = state.legal_actions()
+            if player == TERMINAL:
+                assert legal == []
+                assert state.is_terminal()
+                ranking = state.ranking()
+                assert len(ranking) == num_players
+                assert all(1 <= place <= num_players for place in ranking)
+                assert min(ranking) == 1
+                scores = state.scores()
+                for i in range(num_players):
+                    for j in range(num_players):
+                        if ranking[i] < ranking[j]:
+                            assert (scores[i], i) != (scores[j], j)
+            else:
+                assert legal, f"no legal action at step {steps} of a live game"
+                assert len(set(legal)) == len(legal), "legal actions listed twice"
+            if player == CHANCE:
+                outcomes = state.chance_outcomes()
+                assert all(p > 0 for _, p in outcomes)
+                assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+                assert sorted(a for a, _ in outcomes) == sorted(legal)
+            else:
+                assert state.chance_outcomes() == []
+        assert state.is_terminal()
+
+
+@pytest.mark.parametrize("game,num_players,options", CASES)
+def test_every_listed_action_applies_and_unlisted_ones_raise_without_change(game, num_players, options):
+    rng = random.Random(7)
+    for index, state in enumerate(playout_states(game, num_players, 1, options)):
+        if index % 3:
+            continue
+        legal = state.legal_actions()
+        for action in legal[:40]:
+            probe = state.clone()
+            probe.apply(action)
+            assert probe.history[-1] == action
+        before = snapshot(state)
+        illegal = {"", "nonsense", "move:", "put:red@z99", "roll:0", ":", "a" * 200}
+        # Legal-looking actions that are legal elsewhere in the game but not here.
+        illegal |= {a.replace("1", "9").replace("a", "z") for a in legal}
+        for action in sorted(illegal - set(legal)):
+            with pytest.raises(IllegalAction):
+                state.apply(action)
+            assert snapshot(state) == before
+        _ = rng
+
+
+@pytest.mark.parametrize("game", GAMES, ids=SLUGS)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(action=st.one_of(st.text(max_size=30), st.none(), st.integers(), st.binary(max_size=10)))
+def test_garbage_raises_illegal_action(game, action):
+    state = game.new_state(min(game.allowed_player_counts()))
+    rng = random.Random(3)
+    for _ in range(25):  # somewhere past the set-up
+        if state.is_terminal():
+            break
+        state.apply(pick(state, rng))
+    if action in state.legal_actions():
+        return
+    before = snapshot(state)
+    with pytest.raises(IllegalAction):
+        state.apply(action)
+    assert snapshot(state) == before
+
+
+@pytest.mark.parametrize("game,num_players,options", CASES)
+def test_replay_of_the_history_equals_the_live_state(game, num_players, options):
+    for seed in range(3):
+        for index, state in enumerate(playout_states(game, num_players, 100 + seed, options)):
+            if index % 25 == 0 or state.is_terminal():
+                replayed = game.replay(num_players, options, list(state.history))
+                assert snapshot(replayed) == snapshot(state)
+                assert replayed.current_player() == state.current_player()
+                assert replayed.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("game,num_players,options", CASES)
+def test_clone_is_independent_of_the_original(game, num_players, options):
+    rng = random.Random(11)
+    for index, state in enumerate(playout_states(game, num_players, 5, options)):
+        if index % 10 or state.is_terminal():
+            continue
+        before = snapshot(state)
+        copy = state.clone()
+        assert snapshot(copy) == before
+        for _ in range(5):
+            if copy.is_terminal():
+                break
+            copy.apply(pick(copy, rng))
+        assert snapshot(state) == before
+
+
+@pytest.mark.parametrize("game,num_players,options", CASES)
+def test_views_are_json_and_a_determinised_copy_looks_the_same_to_its_seat(game, num_players, options):
+    rng = random.Random(13)
+    for index, state in enumerate(playout_states(game, num_players, 9, options)):
+        if index % 7 and not state.is_terminal():
+            continue
+        for seat in [None, *range(num_players)]:
+            view = state.view(seat)
+            json.dumps(view)
+            for key in ("game", "current_player", "terminal", "prompt", "scores"):
+                assert key in view
+            guess = state.determinised(seat, rng)
+            assert guess.view(seat) == view, "a determinised copy differs in what the seat sees"
+            assert guess.current_player() == state.current_player()
+            if state.current_player() == seat:
+                assert guess.legal_actions() == state.legal_actions()

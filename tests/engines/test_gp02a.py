@@ -1,0 +1,550 @@
+"""GP02A Territory, rule by rule (shared/rules/gp02a.md).
+
+Positions come from ``GP02AState.position(...)`` (the start of a round, the Main Player about
+to roll); chance is forced by applying the chosen outcome (``roll:3``, ``draw:red``).
+"""
+
+import json
+
+import pytest
+
+from games.engines import CHANCE, TERMINAL, IllegalAction
+from games.engines.gp02a import GAME, GP02AState, group_points
+
+COLOURS = ("blue", "red", "green", "yellow")
+
+
+def play(state, *actions):
+    for action in actions:
+        state.apply(action)
+    return state
+
+
+def start_turns(state, roll, draws, deal):
+    """Roll, draw (colours in drawing order, clockwise from the Main Player) and deal."""
+    play(state, f"roll:{roll}", *(f"draw:{c}" for c in draws), deal)
+    return state
+
+
+def snake(length, start_row=0):
+    """``length`` fields joined in a line that runs left to right, then right to left."""
+    fields = []
+    row = start_row
+    while len(fields) < length:
+        cols = "abcdefghijkl" if (row - start_row) % 2 == 0 else "lkjihgfedcba"
+        for col in cols:
+            if len(fields) < length:
+                fields.append(f"{col}{row + 1}")
+        row += 1
+    return fields
+
+
+def board_colour(state, name):
+    field = next(f for f in state.view(None)["territory"] if f["name"] == name)
+    return field["colour"]
+
+
+def territory_count(state, colour):
+    return sum(1 for f in state.view(None)["territory"] if f["colour"] == colour)
+
+
+# ---------------------------------------------------------------------------- scoring
+
+
+def test_worked_example_scores_11_9_3_0():
+    territory = {name: "blue" for name in ("a1", "b1", "c1", "d1", "e1", "a6")}
+    territory.update({name: "red" for name in ("e2", "f2", "g2", "h6", "g6")})
+    territory["i1"] = "green"
+    state = GP02AState.position(4, territory=territory, chronology={"blue": 2, "red": 1})
+    assert state.scores() == [11, 9, 3, 0]
+    view = state.view(None)
+    for seat in range(4):
+        assert sum(points for _, points in view["score_breakdown"][seat]) == view["scores"][seat]
+    assert view["score_parts"][0] == {"chronology": 2, "groups": 3, "blocks": 6, "total": 11}
+    assert view["score_parts"][1] == {"chronology": 1, "groups": 2, "blocks": 6, "total": 9}
+
+
+@pytest.mark.parametrize(
+    "size,points",
+    [(1, 0), (2, 1), (4, 1), (5, 3), (7, 3), (8, 6), (10, 6), (11, 10), (14, 10), (15, 16), (25, 16)],
+)
+def test_group_sizes_score_0_1_3_6_10_16_from_1_2_5_8_11_15_chips(size, points):
+    assert group_points(size) == points
+    state = GP02AState.position(4, territory={name: "blue" for name in snake(size)})
+    assert state.view(None)["score_parts"][0]["groups"] == points
+
+
+def test_groups_join_across_block_borders_but_not_diagonally():
+    joined = GP02AState.position(4, territory={"d1": "red", "e1": "red"})
+    assert joined.view(None)["score_parts"][1]["groups"] == 1
+    diagonal = GP02AState.position(4, territory={"d1": "red", "e2": "red"})
+    assert diagonal.view(None)["score_parts"][1]["groups"] == 0
+
+
+@pytest.mark.parametrize(
+    "chips,points",
+    [
+        ({"a1": "blue"}, [3, 0, 0, 0]),
+        ({"a1": "blue", "c1": "blue", "a3": "red"}, [3, 0, 0, 0]),
+        ({"a1": "blue", "c1": "red"}, [1, 1, 0, 0]),
+        ({"a1": "blue", "c1": "red", "a3": "green"}, [1, 1, 1, 0]),
+        ({"a1": "blue", "c1": "red", "a3": "green", "c3": "yellow"}, [0, 0, 0, 0]),
+    ],
+)
+def test_block_majority_scores_3_and_a_tie_of_k_colours_scores_floor_3_over_k(chips, points):
+    state = GP02AState.position(4, territory=chips)
+    assert [part["blocks"] for part in state.view(None)["score_parts"]] == points
+
+
+def test_an_empty_block_scores_nothing():
+    state = GP02AState.position(4)
+    assert state.scores() == [0, 0, 0, 0]
+
+
+def test_ranking_breaks_ties_by_chronology_then_by_fewer_territory_chips():
+    # blue 3 (chronology 3); red 3 (block 1, one chip); green 3 (block 2, two chips); yellow 0.
+    state = GP02AState.position(
+        4, territory={"a1": "red", "e1": "green", "g1": "green"}, chronology={"blue": 3}
+    )
+    assert state.scores() == [3, 3, 3, 0]
+    assert state.ranking() == [1, 2, 3, 4]
+
+
+def test_a_tie_on_every_count_shares_the_place():
+    state = GP02AState.position(4, territory={"a1": "red", "e1": "green"}, chronology={"blue": 3})
+    assert state.scores() == [3, 3, 3, 0]
+    assert state.ranking() == [1, 2, 2, 4]
+
+
+# ---------------------------------------------------------------------------- set-up and the roll
+
+
+def test_a_random_seat_is_the_first_main_player_and_rolls():
+    state = GAME.new_state(4)
+    assert state.current_player() == CHANCE
+    assert sorted(state.legal_actions()) == ["first:0", "first:1", "first:2", "first:3"]
+    play(state, "first:2")
+    assert state.view(None)["main_player"] == 2
+    assert state.view(None)["step"] == "roll"
+    assert state.legal_actions() == [f"roll:{n}" for n in range(1, 7)]
+
+
+def test_a_roll_of_n_makes_each_seat_draw_n_chips_clockwise_from_the_main_player():
+    state = GP02AState.position(4, main=2)
+    play(state, "roll:2")
+    drawers = []
+    for colour in ("red", "red", "green", "blue", "yellow", "yellow", "blue", "blue"):
+        drawers.append(state.view(None)["acting_seat"])
+        assert state.current_player() == CHANCE
+        state.apply(f"draw:{colour}")
+    assert drawers == [2, 2, 3, 3, 0, 0, 1, 1]
+    hands = state.view(None)["hands"]
+    assert hands[2]["red"] == 2 and hands[3]["green"] == 1 and hands[3]["blue"] == 1
+    assert state.view(None)["bag"]["blue"] == 22
+    assert state.current_player() == 2 and state.view(None)["step"] == "deal"
+
+
+def test_draw_probabilities_follow_the_bag():
+    state = play(GP02AState.position(4, bag={"blue": 3, "red": 1}), "roll:2")
+    assert dict(state.chance_outcomes()) == {"draw:blue": 0.75, "draw:red": 0.25}
+    with pytest.raises(IllegalAction):
+        state.apply("draw:green")
+
+
+def test_a_one_makes_each_seat_remove_a_chip_clockwise_from_the_main_player_then_rerolls():
+    chips = {"a1": "blue", "e1": "red", "i1": "green", "a4": "yellow", "e4": "blue"}
+    state = GP02AState.position(4, territory=chips, main=2)
+    play(state, "roll:1")
+    removers = []
+    for field in ("a1", "e1", "i1", "a4"):
+        removers.append(state.current_player())
+        assert state.view(None)["step"] == "remove"
+        state.apply(f"remove:{field}")
+    assert removers == [2, 3, 0, 1]
+    assert territory_count(state, "blue") == 1  # e4 stays
+    assert state.view(None)["bag"]["yellow"] == 25
+    assert state.current_player() == CHANCE and state.view(None)["step"] == "roll"
+
+
+def test_a_second_one_is_rerolled_without_another_removal():
+    state = GP02AState.position(4, territory={"a1": "blue", "e1": "red", "i1": "green", "a4": "yellow", "e4": "red"})
+    play(state, "roll:1", "remove:a1", "remove:e1", "remove:i1", "remove:a4", "roll:1")
+    assert state.current_player() == CHANCE
+    assert state.legal_actions() == [f"roll:{n}" for n in range(1, 7)]
+    assert territory_count(state, "red") == 1
+    play(state, "roll:3")
+    assert state.view(None)["step"] == "draw"
+
+
+def test_a_seat_with_nothing_to_remove_is_skipped():
+    state = GP02AState.position(4, territory={"a1": "blue", "e1": "red", "b2": "green"})
+    play(state, "roll:1", "remove:a1", "remove:e1")
+    assert state.current_player() == CHANCE  # seats 2 and 3 find only the gray b2
+    assert board_colour(state, "b2") == "green"
+
+
+def test_chips_on_gray_fields_and_the_chronology_are_never_removable():
+    state = GP02AState.position(4, territory={"b2": "red", "a1": "red"}, chronology={"red": 3}, main=0)
+    play(state, "roll:1")
+    assert state.legal_actions() == ["remove:a1"]
+    with pytest.raises(IllegalAction, match="gray"):
+        state.apply("remove:b2")
+    play(state, "remove:a1")
+    assert board_colour(state, "b2") == "red"
+    assert state.view(None)["chronology"]["counts"]["red"] == 3
+    assert state.current_player() == CHANCE  # nothing else could be removed
+
+
+def test_a_short_bag_ends_the_game_at_once():
+    state = GP02AState.position(4, territory={"a1": "blue", "b1": "blue"}, bag={"red": 5}, main=0)
+    play(state, "roll:3", "draw:red", "draw:red", "draw:red")
+    assert state.current_player() == TERMINAL
+    view = state.view(None)
+    assert view["end_reason"] == "bag"
+    assert sum(view["hands"][1].values()) == 0  # seat 1 drew nothing
+    assert view["bag_total"] == 2
+    assert state.scores() == [4, 0, 0, 0]  # blue: pair 1 + block 1 majority 3
+    assert state.ranking() == [1, 2, 2, 2]
+
+
+# ---------------------------------------------------------------------------- the deal
+
+
+def test_the_main_player_deals_every_card_once_but_may_not_keep_card_4():
+    state = start_turns(GP02AState.position(4, main=1), 2, ["red"] * 8, "deal:1,3,4,2")
+    assert state.view(None)["cards"] == [1, 3, 4, 2]
+    state = play(GP02AState.position(4, main=1), "roll:2", *["draw:red"] * 8)
+    legal = state.legal_actions()
+    assert len(legal) == 18 and all(a.split(":")[1].split(",")[1] != "4" for a in legal)
+    for bad in ("deal:1,4,2,3", "deal:1,2,3", "deal:1,1,2,3", "deal:9,2,3,4"):
+        with pytest.raises(IllegalAction):
+            state.apply(bad)
+    assert state.view(None)["cards"] == [None] * 4
+
+
+def test_turns_follow_the_cards_and_card_4_makes_the_next_main_player():
+    state = start_turns(GP02AState.position(4, main=0), 2, ["blue", "red"] * 4, "deal:3,1,4,2")
+    assert state.view(None)["turn_order"] == [1, 3, 0, 2]
+    order = []
+    put_field = {0: "a1", 1: "e1", 2: "i1", 3: "a4"}
+    while state.current_player() != CHANCE:
+        seat = state.current_player()
+        order.append(seat)
+        play(state, "chrono:blue", f"block:{[1, 2, 3, 4][seat]}", f"put:red@{put_field[seat]}")
+    assert order == [1, 3, 0, 2]
+    assert state.view(None)["main_player"] == 2
+    assert state.view(None)["cards"] == [None] * 4
+
+
+# ---------------------------------------------------------------------------- placement
+
+
+def test_every_chip_left_goes_into_one_block_with_room_for_all_of_them():
+    crowded = {name: "yellow" for name in ("a1", "b1", "c1", "d1", "a2", "d2", "a3", "b3", "c3", "d3")}
+    state = start_turns(GP02AState.position(4, territory=crowded), 4, ["red"] * 16, "deal:1,2,4,3")
+    play(state, "chrono:red")
+    assert state.view(None)["step"] == "block"
+    assert "block:1" not in state.legal_actions()  # 2 free fields for 3 chips
+    with pytest.raises(IllegalAction, match="only 2 free"):
+        state.apply("block:1")
+    play(state, "block:2")
+    assert state.view(None)["to_place"]["red"] == 3
+    with pytest.raises(IllegalAction, match="not in block 2"):
+        state.apply("put:red@a4")
+    play(state, "put:red@e1", "put:red@f2")  # a gray field is a free field too
+    with pytest.raises(IllegalAction, match="not free"):
+        state.apply("put:red@e1")
+    play(state, "put:red@h3")
+    assert state.current_player() == 1  # the turn passed to card 2
+    assert [board_colour(state, f) for f in ("e1", "f2", "h3")] == ["red"] * 3
+    assert sum(state.view(None)["hands"][0].values()) == 0
+
+
+def test_the_chronology_takes_one_chip_from_hand_and_scores_its_colour():
+    state = start_turns(GP02AState.position(4), 2, ["green", "red"] + ["blue"] * 6, "deal:1,2,4,3")
+    with pytest.raises(IllegalAction, match="no blue"):
+        state.apply("chrono:blue")
+    play(state, "chrono:green")
+    view = state.view(None)
+    assert view["chronology"] == {"counts": {"blue": 0, "red": 0, "green": 1, "yellow": 0}, "used": 1, "size": 28}
+    assert state.scores()[2] == 1
+
+
+# ---------------------------------------------------------------------------- movement
+
+
+def test_cards_1_and_4_cannot_move():
+    own = {"a1": "blue", "a3": "blue", "e1": "red", "e3": "red"}
+    state = start_turns(GP02AState.position(4, territory=own, main=2), 2, ["green"] * 8, "deal:1,4,2,3")
+    play(state, "chrono:green")  # blue holds card 1
+    assert "move" not in state.legal_actions()
+    with pytest.raises(IllegalAction, match="Card 1"):
+        state.apply("move")
+    play(state, "block:6", "put:green@i4")
+    play(state, "chrono:green")  # green, card 2, could move but has no chips of its own
+    play(state, "block:6", "put:green@j4")
+    play(state, "chrono:green")  # yellow, card 3
+    play(state, "block:6", "put:green@k4")
+    assert state.current_player() == 1  # red holds card 4
+    play(state, "chrono:green")
+    assert "move" not in state.legal_actions()
+    with pytest.raises(IllegalAction, match="Card 4"):
+        state.apply("move")
+
+
+def test_movement_returns_the_hand_and_replaces_as_many_own_chips_from_white_fields():
+    own = {"a1": "blue", "a3": "blue", "b2": "blue"}
+    draws = ["yellow"] * 3 + ["red", "red", "green"] + ["yellow"] * 6  # seats 3, 0, 1, 2
+    state = start_turns(GP02AState.position(4, territory=own, main=3), 3, draws, "deal:2,4,1,3")
+    play(state, "chrono:yellow", "block:6", "put:yellow@i4", "put:yellow@j4")  # green, card 1
+    assert state.current_player() == 0  # blue, card 2
+    bag_red = state.view(None)["bag"]["red"]
+    play(state, "chrono:green", "move")
+    view = state.view(None)
+    assert view["bag"]["red"] == bag_red + 2  # the two chips left in hand went back
+    assert sum(view["hands"][0].values()) == 0
+    assert view["step"] == "lift" and view["to_lift"] == 2
+    assert sorted(state.legal_actions()) == ["lift:a1", "lift:a3"]  # b2 is gray
+    with pytest.raises(IllegalAction):
+        state.apply("lift:b2")
+    with pytest.raises(IllegalAction):
+        state.apply("lift:i4")  # not blue
+    play(state, "lift:a1", "lift:a3")
+    assert state.view(None)["lifted"] == ["a1", "a3"]
+    play(state, "block:1", "put:blue@a1")  # a field just lifted from is free again
+    assert state.view(None)["to_place"]["blue"] == 1
+    play(state, "put:blue@d3")
+    assert territory_count(state, "blue") == 3
+    assert [board_colour(state, f) for f in ("a1", "a3", "b2", "d3")] == ["blue", None, "blue", "blue"]
+    assert state.current_player() == 3  # the turn passed on
+
+
+def test_movement_is_refused_without_enough_own_chips_on_white_fields():
+    own = {"a1": "blue", "b2": "blue"}  # one white, one gray
+    state = start_turns(GP02AState.position(4, territory=own, main=3), 3, ["red"] * 12, "deal:2,4,1,3")
+    play(state, "chrono:red", "block:6", "put:red@i4", "put:red@j4")
+    play(state, "chrono:red")  # blue, card 2, with 2 chips left
+    assert "move" not in state.legal_actions()
+    with pytest.raises(IllegalAction, match="cannot lift"):
+        state.apply("move")
+
+
+def full_board(free=(), blue=()):
+    """Every field filled with red, green and yellow, but ``free`` empty and ``blue`` blue."""
+    territory = {}
+    others = ("red", "green", "yellow")
+    i = 0
+    for name in (f"{c}{r}" for r in range(1, 7) for c in "abcdefghijkl"):
+        if name in free:
+            continue
+        if name in blue:
+            territory[name] = "blue"
+        else:
+            territory[name] = others[i % 3]
+            i += 1
+    return territory
+
+
+def test_a_lift_is_refused_when_no_block_could_then_take_the_lifted_chips():
+    territory = full_board(free=("l5", "l6"), blue=("a1", "a3", "e1"))
+    state = GP02AState.position(
+        4, territory=territory, main=3, bag={"blue": 5, "red": 15, "green": 5, "yellow": 5}
+    )
+    start_turns(state, 3, ["red"] * 12, "deal:2,4,1,3")
+    play(state, "chrono:red", "block:6", "put:red@l5", "put:red@l6")  # green, card 1: board full
+    play(state, "chrono:red")  # blue, card 2, 2 chips: no block has room, but it can move
+    assert state.legal_actions() == ["move"]
+    play(state, "move")
+    # Lifting e1 would leave block 2 with one free field and block 1 with one chip to lift.
+    assert sorted(state.legal_actions()) == ["lift:a1", "lift:a3"]
+    with pytest.raises(IllegalAction, match="no block could take"):
+        state.apply("lift:e1")
+    play(state, "lift:a1", "lift:a3", "block:1", "put:blue@a3", "put:blue@a1")
+    assert state.current_player() == 3
+
+
+# ---------------------------------------------------------------------------- the purple chip
+
+
+def test_the_purple_chip_removes_one_white_field_chip_and_both_go_back_to_the_bag():
+    chips = {"a1": "red", "b2": "red", "e1": "green"}
+    draws = ["purple", "blue", "blue"] + ["red"] * 9
+    state = start_turns(GP02AState.position(4, territory=chips), 3, draws, "deal:1,2,4,3")
+    assert state.view(None)["hands"][0]["purple"] == 1
+    assert "purge:a1" in state.legal_actions()  # usable before the chronology step
+    assert "purge:b2" not in state.legal_actions()
+    with pytest.raises(IllegalAction, match="gray"):
+        state.apply("purge:b2")
+    with pytest.raises(IllegalAction):
+        state.apply("chrono:purple")
+    play(state, "chrono:blue", "purge:a1")
+    view = state.view(None)
+    assert board_colour(state, "a1") is None and board_colour(state, "b2") == "red"
+    assert view["bag"]["red"] == 25 - 2 - 9 + 1 and view["bag"]["purple"] == 1
+    assert view["hands"][0]["purple"] == 0
+    assert not any(a.startswith("purge:") for a in state.legal_actions())
+    play(state, "block:1", "put:blue@a1")
+    assert state.current_player() == 1
+
+
+def test_the_purple_chip_cannot_be_kept_past_the_turn():
+    state = start_turns(GP02AState.position(4), 3, ["purple", "blue", "blue"] + ["red"] * 9, "deal:1,2,4,3")
+    play(state, "chrono:blue", "block:1", "put:blue@a1")
+    # The board held no chip before, but now a1 does: the seat must use the purple chip.
+    assert state.current_player() == 0 and state.view(None)["step"] == "purge"
+    assert state.legal_actions() == ["purge:a1"]
+    with pytest.raises(IllegalAction):
+        state.apply("chrono:red")
+    play(state, "purge:a1")
+    assert state.current_player() == 1
+    assert state.view(None)["bag"]["purple"] == 1
+
+
+def test_the_purple_chip_goes_back_by_itself_when_no_white_field_chip_exists():
+    state = start_turns(GP02AState.position(4), 3, ["purple", "blue", "blue"] + ["red"] * 9, "deal:1,2,4,3")
+    play(state, "chrono:blue", "block:1", "put:blue@b2")  # a gray field
+    assert state.current_player() == 1
+    assert state.view(None)["bag"]["purple"] == 1
+    assert state.view(None)["hands"][0]["purple"] == 0
+
+
+# ---------------------------------------------------------------------------- end of the game
+
+
+def test_a_stuck_seat_ends_the_game_at_once():
+    territory = full_board(free=("l6",))
+    state = GP02AState.position(4, territory=territory, bag={"blue": 20, "red": 10})
+    start_turns(state, 3, ["blue"] * 12, "deal:1,2,4,3")
+    play(state, "chrono:blue")  # two chips left, one free field on the board
+    assert state.current_player() == TERMINAL
+    assert state.view(None)["end_reason"] == "stuck"
+    assert state.view(None)["hands"][0]["blue"] == 2  # ignored
+    assert len(state.ranking()) == 4
+
+
+def test_a_seat_holding_the_purple_chip_is_not_stuck_while_a_purge_makes_room():
+    territory = full_board(free=("l6",))
+    state = GP02AState.position(4, territory=territory, bag={"blue": 20, "purple": 1})
+    start_turns(state, 3, ["purple", "blue", "blue"] + ["blue"] * 9, "deal:1,2,4,3")
+    play(state, "chrono:blue")  # one chip, one free field: it can place, any purge is fine
+    assert state.view(None)["step"] == "block"
+    assert "block:6" in state.legal_actions() and "purge:a1" in state.legal_actions()
+    state = GP02AState.position(4, territory=territory, bag={"blue": 20, "purple": 1})
+    start_turns(state, 4, ["purple", "blue", "blue", "blue"] + ["blue"] * 12, "deal:1,2,4,3")
+    play(state, "chrono:blue")  # two chips, only l6 free: only a purge in block 6 helps
+    assert state.current_player() == 0 and state.view(None)["step"] == "purge"
+    legal = state.legal_actions()
+    assert legal and all(a.startswith("purge:") for a in legal)
+    assert "purge:i4" in legal and "purge:a1" not in legal
+    with pytest.raises(IllegalAction, match="unable to finish"):
+        state.apply("purge:a1")
+    play(state, "purge:i4", "block:6", "put:blue@i4", "put:blue@l6")
+    assert state.current_player() == 1
+
+
+def test_a_full_chronology_ends_the_game_after_the_round_and_later_seats_skip_it():
+    chronology = {"blue": 7, "red": 7, "green": 6, "yellow": 6}
+    state = start_turns(GP02AState.position(4, chronology=chronology), 2, ["red"] * 8, "deal:1,2,4,3")
+    play(state, "chrono:red", "block:1", "put:red@a1")
+    play(state, "chrono:red", "block:2", "put:red@e1")
+    assert state.view(None)["chronology"]["used"] == 28
+    assert not state.is_terminal()
+    assert state.current_player() == 3 and state.view(None)["step"] == "block"  # no chronology step
+    with pytest.raises(IllegalAction):
+        state.apply("chrono:red")
+    play(state, "block:3", "put:red@i1", "put:red@j1")
+    assert state.current_player() == 2
+    play(state, "block:4", "put:red@a4", "put:red@b4")
+    assert state.current_player() == TERMINAL
+    assert state.view(None)["end_reason"] == "chronology"
+
+
+def test_random_games_end_for_every_reason():
+    import random
+
+    from games.engines import CHANCE as chance
+
+    reasons = set()
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = GAME.new_state(3 + seed % 2)
+        while not state.is_terminal():
+            if state.current_player() == chance:
+                outcomes = state.chance_outcomes()
+                state.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            else:
+                state.apply(rng.choice(state.legal_actions()))
+        reasons.add(state.view(None)["end_reason"])
+    assert reasons == {"bag", "chronology", "stuck"}
+
+
+# ---------------------------------------------------------------------------- three players
+
+
+def test_three_players_have_no_card_3_and_yellow_is_a_dummy_that_never_sits_or_ranks():
+    state = GP02AState.position(3, main=0)
+    play(state, "roll:2", "draw:yellow", "draw:yellow", "draw:red", "draw:yellow", "draw:green", "draw:green")
+    deals = state.legal_actions()
+    assert sorted(deals) == ["deal:1,2,4", "deal:1,4,2", "deal:2,1,4", "deal:2,4,1"]
+    with pytest.raises(IllegalAction):
+        state.apply("deal:1,2,3")
+    with pytest.raises(IllegalAction):
+        state.apply("deal:1,2,3,4")
+    play(state, "deal:1,4,2")
+    play(state, "chrono:yellow", "block:1", "put:yellow@a1")  # blue places a yellow chip
+    seen = {state.current_player()}
+    play(state, "chrono:green", "block:2", "put:green@e1")  # green, card 2
+    seen.add(state.current_player())
+    play(state, "chrono:red", "block:3", "put:yellow@i1")  # red, card 4
+    assert seen <= {0, 1, 2}
+    view = state.view(None)
+    assert view["seat_colours"] == ["blue", "red", "green"]
+    assert view["dummy"]["colour"] == "yellow"
+    assert view["dummy"]["score"] == 1 + 3 + 3  # chronology, blocks 1 and 3
+    assert sum(p for _, p in view["dummy"]["breakdown"]) == view["dummy"]["score"]
+    assert state.scores() == [0, 1, 4]
+    assert len(state.ranking()) == 3
+    assert view["main_player"] == 1  # red held card 4
+
+
+def test_three_player_games_end_without_yellow_ever_to_move():
+    import random
+
+    for seed in range(10):
+        rng = random.Random(seed)
+        state = GAME.new_state(3)
+        while not state.is_terminal():
+            player = state.current_player()
+            assert player in (CHANCE, 0, 1, 2)
+            if player == CHANCE:
+                outcomes = state.chance_outcomes()
+                state.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            else:
+                state.apply(rng.choice(state.legal_actions()))
+        assert len(state.scores()) == 3 and len(state.ranking()) == 3
+
+
+# ---------------------------------------------------------------------------- the view
+
+
+def test_the_view_shows_the_whole_board_and_is_the_same_for_every_seat():
+    state = start_turns(GP02AState.position(4, territory={"b2": "green"}), 2, ["red"] * 8, "deal:1,2,4,3")
+    view = state.view(0)
+    json.dumps(view)
+    assert len(view["territory"]) == 72
+    assert view["territory"][13] == {"name": "b2", "block": 1, "gray": True, "colour": "green"}
+    assert view["territory"][71] == {"name": "l6", "block": 6, "gray": False, "colour": None}
+    assert sum(f["gray"] for f in view["territory"]) == 12
+    assert view["step"] == "chrono" and view["current_player"] == 0
+    assert view["last_roll"] == 2 and view["last_chance"] == "draw:red"
+    assert view["hands"][3]["red"] == 2
+    assert view["cards"] == [1, 2, 4, 3]
+    assert view["dummy"] is None
+    assert view == state.view(None) == state.view(2)
+
+
+def test_action_labels_are_plain_words():
+    assert GAME.action_label("put:red@e3") == "Put a red chip on e3"
+    assert GAME.action_label("deal:1,2,4,3").startswith("Deal card 1 to Blue")
+    assert GAME.action_label("roll:4") == "Roll a 4"
+    assert GAME.action_label("purge:a1").endswith("with the purple chip")
