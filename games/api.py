@@ -1,0 +1,224 @@
+"""The REST API over the same services as the socket. Errors carry the socket's codes."""
+
+from django.http import Http404
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+
+from . import selectors, services
+from .engines import all_games
+from .models import ChatMessage, Match
+
+HTTP_FOR_CODE = {
+    "stale": status.HTTP_409_CONFLICT,
+    "illegal": status.HTTP_400_BAD_REQUEST,
+    "bad_request": status.HTTP_400_BAD_REQUEST,
+    "not_your_turn": status.HTTP_403_FORBIDDEN,
+    "not_seated": status.HTTP_403_FORBIDDEN,
+    "forbidden": status.HTTP_403_FORBIDDEN,
+    "finished": status.HTTP_409_CONFLICT,
+    "not_found": status.HTTP_404_NOT_FOUND,
+}
+
+
+def error_response(exc: services.MatchError, match=None, user=None) -> Response:
+    body = {"code": exc.code, "message": exc.message}
+    if match is not None and exc.code in ("stale", "finished"):
+        body["snapshot"] = selectors.match_payload(match, user, chat=False)
+    return Response(body, status=HTTP_FOR_CODE.get(exc.code, 400))
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    players = serializers.IntegerField()
+    options = serializers.DictField(required=False, default=dict)
+    rated = serializers.BooleanField(required=False, default=True)
+    visibility = serializers.ChoiceField(choices=Match.Visibility.values, required=False, default="public")
+    speed = serializers.ChoiceField(choices=Match.Speed.values, required=False, default="live")
+    seconds_per_move = serializers.IntegerField(required=False, allow_null=True, default=None)
+    days_per_move = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class ActSerializer(serializers.Serializer):
+    action = serializers.CharField(max_length=64)
+    version = serializers.IntegerField()
+
+
+class BotSeatSerializer(serializers.Serializer):
+    bot = serializers.CharField(max_length=32, required=False, default="random")
+
+
+class ChatSerializer(serializers.Serializer):
+    text = serializers.CharField(max_length=ChatMessage.MAX_LENGTH)
+
+
+class MatchSummarySerializer(serializers.ModelSerializer):
+    seats = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = ["id", "game", "num_players", "status", "version", "rated", "speed", "created_at", "seats"]
+
+    def get_seats(self, match) -> list[dict]:
+        return selectors.seats_json(match)
+
+
+def _match_or_404(request, match_id):
+    match = selectors.match_with_seats(match_id)
+    if match is None or not services.can_view(match, request.user, request.query_params.get("token")):
+        raise Http404
+    if services.match_check_clock(match=match):
+        match = selectors.match_with_seats(match_id)
+    return match
+
+
+@extend_schema(responses=inline_serializer("Game", {"slug": serializers.CharField()}, many=True))
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def games(request):
+    return Response(
+        [
+            {
+                "slug": g.slug,
+                "name": g.name,
+                "summary": g.summary,
+                "player_counts": list(g.allowed_player_counts()),
+                "options": [{"name": o.name, "label": o.label, "default": o.default} for o in g.options],
+            }
+            for g in all_games()
+        ]
+    )
+
+
+@extend_schema(request=MatchCreateSerializer, responses=MatchSummarySerializer(many=True))
+@api_view(["GET", "POST"])
+def matches(request):
+    if request.method == "GET":
+        qs = selectors.open_matches()
+        game = request.query_params.get("game")
+        if game:
+            qs = qs.filter(game=game)
+        return Response(MatchSummarySerializer(qs[:100], many=True).data)
+    serializer = MatchCreateSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    data = serializer.validated_data
+    try:
+        match = services.match_create(
+            user=request.user,
+            game=data["game"],
+            num_players=data["players"],
+            options=data["options"],
+            rated=data["rated"],
+            visibility=data["visibility"],
+            speed=data["speed"],
+            seconds_per_move=data["seconds_per_move"],
+            days_per_move=data["days_per_move"],
+        )
+    except services.MatchError as exc:
+        return error_response(exc)
+    match = selectors.match_with_seats(match.pk)
+    body = selectors.match_payload(match, request.user, chat=False)
+    body["invite_token"] = match.invite_token
+    return Response(body, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(responses=inline_serializer("MatchSnapshot", {"id": serializers.IntegerField()}))
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def match_detail(request, match_id):
+    match = _match_or_404(request, match_id)
+    return Response(selectors.match_payload(match, request.user))
+
+
+@extend_schema(responses=inline_serializer("Moves", {"index": serializers.IntegerField()}, many=True))
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def match_moves(request, match_id):
+    match = _match_or_404(request, match_id)
+    return Response(selectors.moves_json(match))
+
+
+@extend_schema(request=None, responses=inline_serializer("Joined", {"id": serializers.IntegerField()}))
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def match_join(request, match_id):
+    try:
+        services.match_join(
+            match_id=match_id, user=request.user, token=request.query_params.get("token") or request.data.get("token")
+        )
+    except services.MatchError as exc:
+        return error_response(exc)
+    return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
+
+
+@extend_schema(request=ActSerializer, responses=inline_serializer("Acted", {"version": serializers.IntegerField()}))
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def match_actions(request, match_id):
+    serializer = ActSerializer(data=request.data)
+    if not serializer.is_valid():
+        return Response(
+            {"code": "bad_request", "message": "Send an action and a version.", "errors": serializer.errors}, status=400
+        )
+    data = serializer.validated_data
+    try:
+        services.match_act(match_id=match_id, user=request.user, action=data["action"], version=data["version"])
+    except services.MatchError as exc:
+        match = selectors.match_with_seats(match_id)
+        return error_response(exc, match if match and services.can_view(match, request.user) else None, request.user)
+    return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
+
+
+@extend_schema(request=BotSeatSerializer, responses=inline_serializer("Seated", {"id": serializers.IntegerField()}))
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def match_seat_bot(request, match_id, index):
+    serializer = BotSeatSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    try:
+        services.match_seat_bot(match_id=match_id, user=request.user, index=index, bot=serializer.validated_data["bot"])
+    except services.MatchError as exc:
+        return error_response(exc)
+    return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
+
+
+@extend_schema(request=None, responses=inline_serializer("Resigned", {"id": serializers.IntegerField()}))
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def match_resign(request, match_id):
+    try:
+        services.match_resign(match_id=match_id, user=request.user)
+    except services.MatchError as exc:
+        return error_response(exc)
+    return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
+
+
+@extend_schema(request=None, responses=inline_serializer("Aborted", {"id": serializers.IntegerField()}))
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def match_abort(request, match_id):
+    try:
+        services.match_abort(match_id=match_id, user=request.user)
+    except services.MatchError as exc:
+        return error_response(exc)
+    return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
+
+
+@extend_schema(
+    request=ChatSerializer, responses=inline_serializer("ChatMessageOut", {"id": serializers.IntegerField()}, many=True)
+)
+@api_view(["GET", "POST"])
+def match_chat(request, match_id):
+    match = _match_or_404(request, match_id)
+    if request.method == "POST":
+        serializer = ChatSerializer(data=request.data)
+        if not serializer.is_valid():
+            return Response({"code": "bad_request", "message": "Write 1 to 500 characters."}, status=400)
+        try:
+            message = services.chat_post(match_id=match.pk, user=request.user, text=serializer.validated_data["text"])
+        except services.MatchError as exc:
+            return error_response(exc)
+        return Response(services.chat_json(message), status=status.HTTP_201_CREATED)
+    return Response(selectors.match_payload(match, request.user)["chat"])

@@ -1,0 +1,18 @@
+from django.urls import path
+from rest_framework.authtoken.views import obtain_auth_token
+
+from . import api
+
+urlpatterns = [
+    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("games/", api.games, name="api-games"),
+    path("matches/", api.matches, name="api-matches"),
+    path("matches/<int:match_id>/", api.match_detail, name="api-match"),
+    path("matches/<int:match_id>/moves/", api.match_moves, name="api-match-moves"),
+    path("matches/<int:match_id>/join/", api.match_join, name="api-match-join"),
+    path("matches/<int:match_id>/actions/", api.match_actions, name="api-match-actions"),
+    path("matches/<int:match_id>/seats/<int:index>/bot/", api.match_seat_bot, name="api-match-seat-bot"),
+    path("matches/<int:match_id>/resign/", api.match_resign, name="api-match-resign"),
+    path("matches/<int:match_id>/abort/", api.match_abort, name="api-match-abort"),
+    path("matches/<int:match_id>/chat/", api.match_chat, name="api-match-chat"),
+]

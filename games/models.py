@@ -1,0 +1,145 @@
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from .engines import get_game
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Match(models.Model):
+    """One game being played. Its truth is (game, num_players, options, the Move rows)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        ACTIVE = "active", "Being played"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", "Public"
+        INVITE = "invite", "Invite link only"
+
+    class Speed(models.TextChoices):
+        LIVE = "live", "Live"
+        CORRESPONDENCE = "correspondence", "Correspondence"
+
+    game = models.CharField(max_length=32, db_index=True)
+    num_players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True)
+    version = models.PositiveIntegerField(default=0)
+    rated = models.BooleanField(default=True)
+    visibility = models.CharField(max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC)
+    invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True, editable=False)
+    speed = models.CharField(max_length=16, choices=Speed.choices, default=Speed.LIVE)
+    seconds_per_move = models.PositiveIntegerField(default=90)
+    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    # Whose turn it is (a seat index) while a person or bot must act; null otherwise.
+    to_move = models.SmallIntegerField(null=True, blank=True)
+    # When the seat to move runs out of time; null when no clock runs (a bot to move, finished).
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # A cache of the public position (the spectator's view), rebuilt from the moves on demand.
+    snapshot = models.JSONField(default=dict, blank=True)
+    end_reason = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "game", "-finished_at"])]
+
+    def __str__(self):
+        return f"{self.game_name} #{self.pk}"
+
+    def get_absolute_url(self):
+        return reverse("match", args=[self.pk])
+
+    @property
+    def engine(self):
+        return get_game(self.game)
+
+    @property
+    def game_name(self) -> str:
+        try:
+            return self.engine.name
+        except KeyError:
+            return self.game
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    def invite_url(self) -> str:
+        return reverse("match-invite", args=[self.invite_token])
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    joined_at = models.DateTimeField(null=True, blank=True)
+    # A bot plays this seat for a person who timed out or resigned in a game of 3 or more.
+    bot_takeover = models.CharField(max_length=32, blank=True)
+    resigned = models.BooleanField(default=False)
+    timed_out = models.BooleanField(default=False)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    score = models.IntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [models.UniqueConstraint(fields=["match", "index"], name="unique_seat_index")]
+
+    def __str__(self):
+        return f"{self.match} seat {self.index}: {self.user or 'empty'}"
+
+    @property
+    def quit(self) -> bool:
+        return self.resigned or self.timed_out
+
+    def bot_name(self) -> str:
+        """The bot that acts for this seat, or '' when a person does."""
+        if self.bot_takeover:
+            return self.bot_takeover
+        if self.user is not None and self.user.is_bot:
+            return self.user.bot_name
+        return ""
+
+
+class Move(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    index = models.PositiveIntegerField()
+    seat = models.SmallIntegerField(null=True, blank=True, help_text="Null for a chance outcome.")
+    action = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [models.UniqueConstraint(fields=["match", "index"], name="unique_move_index")]
+
+    def __str__(self):
+        return f"{self.match_id}#{self.index} {self.action}"
+
+
+class ChatMessage(models.Model):
+    MAX_LENGTH = 500
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat_messages")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    text = models.CharField(max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self):
+        return f"{self.user}: {self.text[:30]}"

@@ -1,0 +1,174 @@
+"""Reads of matches: what each person may see, in the shape the page, the socket and the API share."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from . import state_cache
+from .engines import get_game
+from .models import ChatMessage, Match, Seat
+
+CHAT_HISTORY = 50
+
+
+def seat_of(match: Match, user) -> int | None:
+    """The seat ``user`` plays in ``match`` (None for spectators and quitters)."""
+    if user is None or not user.is_authenticated:
+        return None
+    for seat in match.seats.all():
+        if seat.user_id == user.pk and not seat.quit:
+            return seat.index
+    return None
+
+
+def seats_json(match: Match) -> list[dict]:
+    result = []
+    for seat in match.seats.all():
+        user = seat.user
+        result.append(
+            {
+                "index": seat.index,
+                "username": user.username if user else None,
+                "url": user.get_absolute_url() if user else None,
+                "is_bot": bool(user and user.is_bot),
+                "bot": seat.bot_name() or None,
+                "resigned": seat.resigned,
+                "timed_out": seat.timed_out,
+                "place": seat.place,
+                "score": seat.score,
+            }
+        )
+    return result
+
+
+def clock_json(match: Match) -> dict:
+    seconds_left = None
+    if match.deadline is not None:
+        seconds_left = max(0.0, (match.deadline - timezone.now()).total_seconds())
+    return {
+        "speed": match.speed,
+        "seconds_per_move": match.seconds_per_move,
+        "to_move": match.to_move,
+        "deadline": match.deadline.isoformat() if match.deadline else None,
+        "seconds_left": seconds_left,
+    }
+
+
+def legal_actions_json(match: Match, state, seat: int | None) -> list[dict]:
+    if seat is None or match.status != Match.Status.ACTIVE or state.current_player() != seat:
+        return []
+    label = match.engine.action_label
+    return [{"action": action, "label": label(action)} for action in state.legal_actions()]
+
+
+def match_payload(match: Match, user, *, chat: bool = True) -> dict:
+    """The snapshot a person gets: their seat's view, their legal actions, seats, clock, chat."""
+    seat = seat_of(match, user)
+    state = state_cache.load(match)
+    view = state.view(None if match.is_over else seat)
+    payload = {
+        "id": match.pk,
+        "game": match.game,
+        "game_name": match.game_name,
+        "status": match.status,
+        "end_reason": match.end_reason,
+        "version": match.version,
+        "rated": match.rated,
+        "num_players": match.num_players,
+        "options": match.options,
+        "seat": seat,
+        "seats": seats_json(match),
+        "clock": clock_json(match),
+        "view": view,
+        "legal_actions": legal_actions_json(match, state, seat),
+        "moves": len(state.history),
+    }
+    if chat:
+        messages = list(
+            ChatMessage.objects.filter(match=match).select_related("user").order_by("-created_at")[:CHAT_HISTORY]
+        )
+        payload["chat"] = [_chat(m) for m in reversed(messages)]
+    return payload
+
+
+def _chat(message: ChatMessage) -> dict:
+    from .services import chat_json
+
+    return chat_json(message)
+
+
+def moves_json(match: Match) -> list[dict]:
+    """The move list; while the match goes on, secret chance outcomes are masked."""
+    rows = list(match.moves.order_by("index").values("index", "seat", "action", "created_at"))
+    if not match.is_over:
+        public = state_cache.load(match).public_history()
+        for row, action in zip(rows, public, strict=False):
+            row["action"] = action
+    engine = match.engine
+    for row in rows:
+        row["label"] = engine.action_label(row["action"])
+    return rows
+
+
+def match_with_seats(match_id: int) -> Match | None:
+    return (
+        Match.objects.filter(pk=match_id)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index")))
+        .first()
+    )
+
+
+def open_matches(user=None):
+    qs = (
+        Match.objects.filter(status=Match.Status.OPEN, visibility=Match.Visibility.PUBLIC)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index")))
+        .order_by("-created_at")
+    )
+    return qs
+
+
+def latest_finished(game: str | None = None, limit: int = 10):
+    qs = Match.objects.filter(status=Match.Status.FINISHED, visibility=Match.Visibility.PUBLIC)
+    if game:
+        qs = qs.filter(game=game)
+    return qs.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("place", "index"))
+    ).order_by("-finished_at")[:limit]
+
+
+def my_matches(user):
+    """The user's matches: yours to move first, then the others being played, then open ones."""
+    mine = (
+        Match.objects.filter(seats__user=user)
+        .exclude(status__in=[Match.Status.FINISHED, Match.Status.ABORTED])
+        .distinct()
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index")))
+    )
+    rows = []
+    for match in mine:
+        seat = seat_of(match, user)
+        rows.append((match.status == Match.Status.ACTIVE and match.to_move == seat and seat is not None, match))
+    rows.sort(key=lambda row: (not row[0], row[1].status != Match.Status.ACTIVE, -(row[1].pk)))
+    return rows
+
+
+def recent_finished_of(user, limit: int = 20):
+    return (
+        Match.objects.filter(seats__user=user, status=Match.Status.FINISHED)
+        .distinct()
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("place", "index")))
+        .order_by("-finished_at")[:limit]
+    )
+
+
+def replay_views(match: Match) -> list[dict]:
+    """Every position of a finished match, from the start, as the spectator sees it at the end."""
+    engine = get_game(match.game)
+    state = engine.new_state(match.num_players, match.options)
+    actions = list(match.moves.order_by("index").values_list("action", "seat"))
+    frames = [{"action": None, "seat": None, "view": state.view(None)}]
+    for action, seat in actions:
+        state.apply(action)
+        frames.append({"action": action, "label": engine.action_label(action), "seat": seat, "view": state.view(None)})
+    return frames

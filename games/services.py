@@ -1,0 +1,487 @@
+"""Every write to matches goes through here: the single door for players, bots and clocks.
+
+One transaction per change: the match row is locked (``select_for_update``; on SQLite the
+write transaction is taken at BEGIN and the version check in the UPDATE is the guard), the
+engine applies the action, chance is resolved with ``secrets.SystemRandom``, Move rows are
+appended, the version is bumped and, on a terminal state, the result is written. Broadcast
+and follow-up work (bots, rating) run only once the transaction has committed.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from . import state_cache
+from .bots import get_bot
+from .engines import CHANCE, TERMINAL, IllegalAction, get_game
+from .engines.base import places_from_keys
+from .groups import CHAT_MESSAGE, MATCH_UPDATED, match_group
+from .models import ChatMessage, Match, Move, Seat
+from .signals import match_finished
+
+User = get_user_model()
+_system_random = secrets.SystemRandom()
+
+TAKEOVER_BOT = "random"
+MAX_CORRESPONDENCE_DAYS = 14
+MIN_LIVE_SECONDS, MAX_LIVE_SECONDS = 10, 3600
+
+
+class MatchError(Exception):
+    """A refused request. ``code`` is one of the protocol's error codes; the message is for people."""
+
+    def __init__(self, message: str, code: str = "bad_request"):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class ActResult:
+    match: Match
+    applied: list[str]
+
+
+# --------------------------------------------------------------------------------------
+# Creating and filling matches
+
+
+def match_create(
+    *,
+    user,
+    game: str,
+    num_players: int,
+    options: dict | None = None,
+    rated: bool = True,
+    visibility: str = Match.Visibility.PUBLIC,
+    speed: str = Match.Speed.LIVE,
+    seconds_per_move: int | None = None,
+    days_per_move: int | None = None,
+) -> Match:
+    if not user.is_authenticated:
+        raise MatchError("Log in to create a match.", "forbidden")
+    try:
+        engine = get_game(game)
+    except KeyError:
+        raise MatchError(f"There is no game called {game!r}.") from None
+    try:
+        num_players = int(num_players)
+        engine.check_players(num_players)
+        options = engine.normalise_options(options)
+    except (TypeError, ValueError) as exc:
+        raise MatchError(str(exc)) from None
+    if visibility not in Match.Visibility.values:
+        raise MatchError("Visibility must be public or invite.")
+    if speed == Match.Speed.LIVE:
+        seconds = settings.LIVE_SECONDS_DEFAULT if seconds_per_move is None else seconds_per_move
+        if not isinstance(seconds, int) or not MIN_LIVE_SECONDS <= seconds <= MAX_LIVE_SECONDS:
+            raise MatchError(f"A live match gives {MIN_LIVE_SECONDS} to {MAX_LIVE_SECONDS} seconds per move.")
+    elif speed == Match.Speed.CORRESPONDENCE:
+        days = settings.CORRESPONDENCE_DAYS_DEFAULT if days_per_move is None else days_per_move
+        if not isinstance(days, int) or not 1 <= days <= MAX_CORRESPONDENCE_DAYS:
+            raise MatchError(f"A correspondence match gives 1 to {MAX_CORRESPONDENCE_DAYS} days per move.")
+        seconds = days * 86400
+    else:
+        raise MatchError("Speed must be live or correspondence.")
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=engine.slug,
+            num_players=num_players,
+            options=options,
+            rated=bool(rated),
+            visibility=visibility,
+            speed=speed,
+            seconds_per_move=seconds,
+            creator=user,
+        )
+        Seat.objects.bulk_create(
+            Seat(match=match, index=i, user=user if i == 0 else None, joined_at=timezone.now() if i == 0 else None)
+            for i in range(num_players)
+        )
+    return match
+
+
+def _lock(match_id: int) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise MatchError("There is no such match.", "not_found") from None
+
+
+def _seats(match: Match) -> list[Seat]:
+    return list(match.seats.select_related("user").order_by("index"))
+
+
+def can_view(match: Match, user, token: str | None = None) -> bool:
+    if match.visibility == Match.Visibility.PUBLIC:
+        return True
+    if token and secrets.compare_digest(str(token), match.invite_token):
+        return True
+    return user.is_authenticated and match.seats.filter(user=user).exists()
+
+
+def match_join(*, match_id: int, user, token: str | None = None) -> Match:
+    if not user.is_authenticated:
+        raise MatchError("Log in to take a seat.", "forbidden")
+    if user.is_bot:
+        raise MatchError("Bots are seated by the creator of a match.", "forbidden")
+    with transaction.atomic():
+        match = _lock(match_id)
+        if not can_view(match, user, token):
+            raise MatchError("This match is by invitation only.", "forbidden")
+        if match.status != Match.Status.OPEN:
+            raise MatchError("This match has already started.", "finished")
+        seats = _seats(match)
+        if any(seat.user_id == user.pk for seat in seats):
+            raise MatchError("You already have a seat in this match.")
+        free = [seat for seat in seats if seat.user_id is None]
+        if not free:
+            raise MatchError("Every seat is taken.")
+        free[0].user = user
+        free[0].joined_at = timezone.now()
+        free[0].save(update_fields=["user", "joined_at"])
+        if len(free) == 1:
+            _start(match)
+        else:
+            _bump(match)
+    return match
+
+
+def match_leave(*, match_id: int, user) -> Match:
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.status != Match.Status.OPEN:
+            raise MatchError("The match has started: resign instead.", "finished")
+        seat = match.seats.filter(user=user).first() if user.is_authenticated else None
+        if seat is None:
+            raise MatchError("You have no seat in this match.", "not_seated")
+        if user.pk == match.creator_id:
+            match.status = Match.Status.ABORTED
+            match.end_reason = "cancelled"
+            match.finished_at = timezone.now()
+            match.save(update_fields=["status", "end_reason", "finished_at", "updated_at"])
+            _bump(match)
+        else:
+            seat.user = None
+            seat.joined_at = None
+            seat.save(update_fields=["user", "joined_at"])
+            _bump(match)
+    return match
+
+
+def bot_account(name: str):
+    """The account a bot plays under (made by a data migration; re-made if it went missing)."""
+    try:
+        bot = get_bot(name)
+    except KeyError:
+        raise MatchError(f"There is no bot called {name!r}.") from None
+    user = User.objects.filter(is_bot=True, bot_name=name).first()
+    if user is None:
+        user = User(username=bot.label, is_bot=True, bot_name=name)
+        user.set_unusable_password()
+        user.save()
+    return user
+
+
+def match_seat_bot(*, match_id: int, user, index: int | None = None, bot: str = "random") -> Match:
+    """The creator gives an empty seat (or, with ``index=None``, every empty seat) to a bot."""
+    bot_user = bot_account(bot)
+    with transaction.atomic():
+        match = _lock(match_id)
+        if not user.is_authenticated or user.pk != match.creator_id:
+            raise MatchError("Only the creator of the match can seat bots.", "forbidden")
+        if match.status != Match.Status.OPEN:
+            raise MatchError("This match has already started.", "finished")
+        seats = _seats(match)
+        if index is None:
+            targets = [seat for seat in seats if seat.user_id is None]
+        else:
+            targets = [seat for seat in seats if seat.index == index]
+            if not targets:
+                raise MatchError("There is no such seat.")
+            if targets[0].user_id is not None:
+                raise MatchError("That seat is taken.")
+        if not targets:
+            raise MatchError("There is no empty seat.")
+        for seat in targets:
+            seat.user = bot_user
+            seat.joined_at = timezone.now()
+            seat.save(update_fields=["user", "joined_at"])
+        if all(seat.user_id is not None for seat in seats):
+            _start(match)
+        else:
+            _bump(match)
+    return match
+
+
+# --------------------------------------------------------------------------------------
+# Playing
+
+
+def _resolve_chance(state, applied: list[tuple[int | None, str]]) -> None:
+    while state.current_player() == CHANCE:
+        outcomes = state.chance_outcomes()
+        outcome = _system_random.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
+        state.apply(outcome)
+        applied.append((None, outcome))
+
+
+def _record(match: Match, state, applied: list[tuple[int | None, str]], seats: list[Seat] | None = None) -> None:
+    """Append the moves, move the clock on, finish the match if the game ended, bump the version."""
+    start = len(state.history) - len(applied)
+    Move.objects.bulk_create(
+        Move(match=match, index=start + i, seat=seat, action=action) for i, (seat, action) in enumerate(applied)
+    )
+    seats = seats if seats is not None else _seats(match)
+    current = state.current_player()
+    if current == TERMINAL:
+        _finish(match, state, seats, reason="game over")
+    else:
+        match.to_move = current
+        seat = seats[current]
+        match.deadline = None if seat.bot_name() else timezone.now() + timedelta(seconds=match.seconds_per_move)
+    match.snapshot = state.view(None)
+    _bump(match, state=state, seats=seats)
+
+
+def _bump(match: Match, state=None, seats: list[Seat] | None = None) -> None:
+    """Save the match under the next version (guarded), then broadcast once committed.
+
+    With ``seats`` given, a bot whose turn it now is gets queued after the commit too."""
+    old = match.version
+    match.version = old + 1
+    fields = {
+        f: getattr(match, f)
+        for f in ("version", "status", "to_move", "deadline", "snapshot", "finished_at", "started_at", "end_reason")
+    }
+    fields["updated_at"] = timezone.now()
+    if Match.objects.filter(pk=match.pk, version=old).update(**fields) != 1:
+        raise MatchError("The match changed meanwhile; try again.", "stale")
+    match_id, version = match.pk, match.version
+    if state is not None:
+        transaction.on_commit(lambda: state_cache.remember(match_id, version, state))
+    transaction.on_commit(lambda: broadcast_update(match_id, version))
+    if match.status == Match.Status.ACTIVE and match.to_move is not None and seats and seats[match.to_move].bot_name():
+        transaction.on_commit(lambda: _schedule_bot(match_id, version))
+
+
+def _start(match: Match) -> None:
+    state = match.engine.new_state(match.num_players, match.options)
+    applied: list[tuple[int | None, str]] = []
+    _resolve_chance(state, applied)
+    match.status = Match.Status.ACTIVE
+    match.started_at = timezone.now()
+    _record(match, state, applied)
+
+
+def _final_places(state, seats: list[Seat]) -> list[int]:
+    """The engine's ranking, with anyone who resigned or timed out placed last (shared)."""
+    ranking = state.ranking() if state.is_terminal() else places_from_keys([(s,) for s in state.scores()])
+    stayers = [seat.index for seat in seats if not seat.quit]
+    places = [0] * len(seats)
+    stayer_places = places_from_keys([(-ranking[i],) for i in stayers])
+    for i, place in zip(stayers, stayer_places, strict=True):
+        places[i] = place
+    for seat in seats:
+        if seat.quit:
+            places[seat.index] = len(stayers) + 1
+    return places
+
+
+def _finish(match: Match, state, seats: list[Seat], reason: str) -> None:
+    places = _final_places(state, seats)
+    scores = state.scores()
+    for seat in seats:
+        seat.place = places[seat.index]
+        seat.score = scores[seat.index]
+    Seat.objects.bulk_update(seats, ["place", "score"])
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.end_reason = reason
+    match.to_move = None
+    match.deadline = None
+    match_id = match.pk
+    transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
+
+
+def match_act(*, match_id: int, user=None, action, version, seat_index: int | None = None) -> ActResult:
+    """Apply ``action`` for ``user``'s seat (or for ``seat_index``, the bots' and clocks' way in).
+
+    Raises ``MatchError`` with one of the codes stale, illegal, not_your_turn, not_seated,
+    finished, bad_request, not_found; nothing changes then.
+    """
+    if not isinstance(action, str) or not action or len(action) > 64:
+        raise MatchError("An action is a short text such as 'roll'.", "bad_request")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise MatchError("Send the version of the position you are acting on.", "bad_request")
+    timed_out = False
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
+            raise MatchError("This match is over.", "finished")
+        if match.status == Match.Status.OPEN:
+            raise MatchError("This match has not started yet.", "bad_request")
+        seats = _seats(match)
+        if seat_index is None:
+            mine = [s for s in seats if user is not None and user.is_authenticated and s.user_id == user.pk]
+            if not mine:
+                raise MatchError("You have no seat in this match.", "not_seated")
+            seat = mine[0]
+            if seat.quit:
+                raise MatchError("You have left this match.", "not_seated")
+        else:
+            seat = seats[seat_index]
+        if match.deadline is not None and timezone.now() >= match.deadline:
+            _time_out(match, seats)
+            timed_out = True
+        else:
+            if version != match.version:
+                raise MatchError("The position has changed; here is the current one.", "stale")
+            if match.to_move != seat.index:
+                raise MatchError("It is not your turn.", "not_your_turn")
+            state = state_cache.load(match)
+            try:
+                state.apply(action)
+            except IllegalAction as exc:
+                raise MatchError(str(exc), "illegal") from None
+            applied = [(seat.index, action)]
+            _resolve_chance(state, applied)
+            _record(match, state, applied, seats)
+    if timed_out:
+        raise MatchError("The time for this move ran out.", "finished" if match.is_over else "stale")
+    return ActResult(match=match, applied=[a for _, a in applied])
+
+
+def _time_out(match: Match, seats: list[Seat]) -> None:
+    seat = seats[match.to_move]
+    seat.timed_out = True
+    seat.save(update_fields=["timed_out"])
+    _drop_seat(match, seats, seat, reason="time out")
+
+
+def _drop_seat(match: Match, seats: list[Seat], seat: Seat, reason: str) -> None:
+    """A player leaves a running match: in a 2-player game the other wins; otherwise a bot
+    plays the seat to the end and the player is ranked last."""
+    state = state_cache.load(match)
+    stayers = [s for s in seats if not s.quit]
+    if match.num_players == 2 or len(stayers) <= 1:
+        _finish(match, state, seats, reason=reason)
+    else:
+        seat.bot_takeover = TAKEOVER_BOT
+        seat.save(update_fields=["bot_takeover"])
+        if match.to_move == seat.index:
+            match.deadline = None
+    _bump(match, seats=seats)
+
+
+def match_timeout(*, match_id: int, version: int) -> bool:
+    """Forfeit the seat to move if its time ran out at ``version``. Safe to call twice."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        if (
+            match.version != version
+            or match.status != Match.Status.ACTIVE
+            or match.deadline is None
+            or timezone.now() < match.deadline
+        ):
+            return False
+        _time_out(match, _seats(match))
+    return True
+
+
+def match_resign(*, match_id: int, user) -> Match:
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.status != Match.Status.ACTIVE:
+            raise MatchError("Only a match being played can be resigned.", "finished")
+        seats = _seats(match)
+        mine = [s for s in seats if user.is_authenticated and s.user_id == user.pk and not s.quit]
+        if not mine:
+            raise MatchError("You have no seat in this match.", "not_seated")
+        mine[0].resigned = True
+        mine[0].save(update_fields=["resigned"])
+        _drop_seat(match, seats, mine[0], reason="resignation")
+    return match
+
+
+def match_abort(*, match_id: int, user) -> Match:
+    """Call a match off before anybody has moved (chance set-up moves do not count)."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.is_over:
+            raise MatchError("This match is over.", "finished")
+        if not match.seats.filter(user=user).exists() if user.is_authenticated else True:
+            raise MatchError("You have no seat in this match.", "not_seated")
+        if match.moves.filter(seat__isnull=False).exists():
+            raise MatchError("A move has been made: the match can no longer be aborted.")
+        match.status = Match.Status.ABORTED
+        match.end_reason = "aborted"
+        match.finished_at = timezone.now()
+        match.to_move = None
+        match.deadline = None
+        _bump(match)
+    return match
+
+
+def chat_post(*, match_id: int, user, text) -> ChatMessage:
+    if not user.is_authenticated:
+        raise MatchError("Log in to chat.", "forbidden")
+    if not isinstance(text, str) or not text.strip():
+        raise MatchError("Write something first.", "bad_request")
+    text = text.strip()
+    if len(text) > ChatMessage.MAX_LENGTH:
+        raise MatchError(f"A chat message is at most {ChatMessage.MAX_LENGTH} characters.", "bad_request")
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise MatchError("There is no such match.", "not_found")
+    if match.visibility == Match.Visibility.INVITE and not match.seats.filter(user=user).exists():
+        raise MatchError("Only the players chat in an invite-only match.", "forbidden")
+    message = ChatMessage.objects.create(match=match, user=user, text=text)
+    payload = {"type": CHAT_MESSAGE, "message": chat_json(message)}
+    transaction.on_commit(lambda: _group_send(match_id, payload))
+    return message
+
+
+def chat_json(message: ChatMessage) -> dict:
+    return {
+        "id": message.pk,
+        "user": message.user.username,
+        "text": message.text,
+        "at": message.created_at.isoformat(),
+    }
+
+
+# --------------------------------------------------------------------------------------
+# After commit
+
+
+def _group_send(match_id: int, payload: dict) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(match_group(match_id), payload)
+
+
+def broadcast_update(match_id: int, version: int) -> None:
+    _group_send(match_id, {"type": MATCH_UPDATED, "version": version})
+
+
+def _schedule_bot(match_id: int, version: int) -> None:
+    from .tasks import schedule_bot
+
+    schedule_bot(match_id, version)
+
+
+def match_check_clock(*, match: Match) -> bool:
+    """Called on every read: forfeit the seat to move if its time has run out."""
+    if match.status == Match.Status.ACTIVE and match.deadline is not None and timezone.now() >= match.deadline:
+        return match_timeout(match_id=match.pk, version=match.version)
+    return False

@@ -1,0 +1,86 @@
+"""Celery tasks: ids and the expected version in, a quiet return when the match moved on."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import timedelta
+
+from celery import shared_task
+from django.conf import settings
+from django.utils import timezone
+
+from .bots import get_bot
+from .models import Match
+
+log = logging.getLogger(__name__)
+_local = threading.local()
+
+
+def schedule_bot(match_id: int, version: int) -> None:
+    """Queue the bot's move if a bot is to act at ``version``.
+
+    With a broker, a worker runs it. In eager mode the moves run here, one after another in a
+    loop rather than nested, so a long bot-against-bot stretch cannot exhaust the stack.
+    """
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        bot_act.delay(match_id, version)
+        return
+    pending = getattr(_local, "pending", None)
+    if pending is not None:
+        pending.append((match_id, version))
+        return
+    _local.pending = [(match_id, version)]
+    try:
+        while _local.pending:
+            args = _local.pending.pop(0)
+            bot_act.apply(args=args, throw=True)
+    finally:
+        _local.pending = None
+
+
+@shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=1, soft_time_limit=20, time_limit=30)
+def bot_act(self, match_id: int, version: int) -> str | None:
+    """Play the bot's action for the seat to move at ``version``; a no-op if that has passed."""
+    from . import services, state_cache
+
+    match = Match.objects.filter(pk=match_id, version=version, status=Match.Status.ACTIVE).first()
+    if match is None or match.to_move is None:
+        return None
+    seat = match.seats.select_related("user").get(index=match.to_move)
+    bot_name = seat.bot_name()
+    if not bot_name:
+        return None
+    state = state_cache.load(match)
+    action = get_bot(bot_name).choose(state, seat.index)
+    try:
+        services.match_act(match_id=match_id, action=action, version=version, seat_index=seat.index)
+    except services.MatchError as exc:
+        if exc.code in ("stale", "finished"):
+            return None  # somebody else acted first: nothing to do
+        raise
+    return action
+
+
+# A bot to move whose match has not changed for this long lost its task (a worker died, a
+# queue was purged): queue the move again. bot_act is a no-op on a stale version, so a
+# duplicate is harmless.
+BOT_STALL = timedelta(seconds=60)
+
+
+@shared_task(acks_late=True)
+def enforce_clocks() -> int:
+    """Forfeit every seat whose time ran out, and re-queue stalled bot moves. Run by Celery
+    beat or ``manage.py run_clocks``."""
+    from . import services
+
+    now = timezone.now()
+    active = Match.objects.filter(status=Match.Status.ACTIVE)
+    count = 0
+    for match_id, version in active.filter(deadline__lte=now).values_list("pk", "version"):
+        count += services.match_timeout(match_id=match_id, version=version)
+    # A bot is to move exactly when someone is to move and no clock runs.
+    stalled = active.filter(to_move__isnull=False, deadline__isnull=True, updated_at__lte=now - BOT_STALL)
+    for match_id, version in stalled.values_list("pk", "version"):
+        schedule_bot(match_id, version)
+    return count

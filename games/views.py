@@ -1,0 +1,231 @@
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from . import selectors, services
+from .bots import bot_names
+from .engines import all_games, get_game
+from .forms import MatchCreateForm, PlayComputerForm
+from .models import Match
+from .rules import rules_html
+
+
+def _game_or_404(slug):
+    try:
+        return get_game(slug)
+    except KeyError:
+        raise Http404("No such game") from None
+
+
+def game_list(request):
+    return render(request, "games/game_list.html", {"games": all_games()})
+
+
+def game_detail(request, slug):
+    game = _game_or_404(slug)
+    context = {"game": game, "rules": rules_html(slug), "latest": selectors.latest_finished(slug, limit=10)}
+    from forums.selectors import forum_url_for_game  # the game page links to its forum
+
+    context["forum_url"] = forum_url_for_game(slug)
+    from rankings.sections import game_section  # the game page shows its Hall of Fame
+
+    context.update(game_section(slug, request.user))
+    return render(request, "games/game_detail.html", context)
+
+
+def game_rules(request, slug):
+    game = _game_or_404(slug)
+    return render(request, "games/game_rules.html", {"game": game, "rules": rules_html(slug)})
+
+
+def lobby(request):
+    matches = selectors.open_matches()
+    by_game = {g.slug: {"game": g, "matches": []} for g in all_games()}
+    for match in matches:
+        if match.game in by_game:
+            by_game[match.game]["matches"].append(match)
+    context = {
+        "by_game": list(by_game.values()),
+        "form": MatchCreateForm(initial={"game": request.GET.get("game")}),
+        "computer_form": PlayComputerForm(initial={"game": request.GET.get("game")}),
+    }
+    return render(request, "games/lobby.html", context)
+
+
+@login_required
+def match_new(request):
+    form = MatchCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            match = services.match_create(
+                user=request.user,
+                game=data["game"],
+                num_players=data["num_players"],
+                options=form.options_for(data["game"]),
+                rated=data["rated"],
+                visibility=data["visibility"],
+                speed=data["speed"],
+                seconds_per_move=data["seconds_per_move"],
+                days_per_move=data["days_per_move"],
+            )
+        except services.MatchError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, "Your match is open. Share the link or fill the empty seats with bots.")
+            return redirect(match)
+    return render(request, "games/match_new.html", {"form": form})
+
+
+@login_required
+def play_computer(request):
+    """One click: a new casual match with you in seat 0 and bots of your level in the others."""
+    form = PlayComputerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            match = services.match_create(
+                user=request.user, game=data["game"], num_players=data["num_players"], rated=False
+            )
+            services.match_seat_bot(match_id=match.pk, user=request.user, bot=data["bot"])
+        except services.MatchError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect(match)
+    return render(request, "games/play_computer.html", {"form": form})
+
+
+@login_required
+def my_matches(request):
+    return render(
+        request,
+        "games/my_matches.html",
+        {"rows": selectors.my_matches(request.user), "finished": selectors.recent_finished_of(request.user)},
+    )
+
+
+def _token(request, match_id):
+    return request.GET.get("token") or request.session.get("match_tokens", {}).get(str(match_id))
+
+
+def _visible_match(request, match_id):
+    match = selectors.match_with_seats(match_id)
+    if match is None or not services.can_view(match, request.user, _token(request, match_id)):
+        raise Http404("No such match")
+    if services.match_check_clock(match=match):
+        match = selectors.match_with_seats(match_id)
+    return match
+
+
+def match_page(request, match_id):
+    match = _visible_match(request, match_id)
+    payload = selectors.match_payload(match, request.user)
+    context = {
+        "match": match,
+        "payload": payload,
+        "token": _token(request, match_id) or "",
+        "is_creator": request.user.is_authenticated and request.user.pk == match.creator_id,
+        "seated": any(s.user_id == getattr(request.user, "pk", None) for s in match.seats.all()),
+        "has_free_seat": any(s.user_id is None for s in match.seats.all()),
+        "bot_choices": [(name, name.replace("-", " ").title()) for name in bot_names()],
+    }
+    return render(request, "games/match.html", context)
+
+
+def match_invite(request, token):
+    match = Match.objects.filter(invite_token=token).first()
+    if match is None:
+        raise Http404("No such invitation")
+    tokens = request.session.get("match_tokens", {})
+    tokens[str(match.pk)] = token
+    request.session["match_tokens"] = tokens
+    return redirect(match)
+
+
+def _post_action(request, match_id, call, success):
+    try:
+        call()
+    except services.MatchError as exc:
+        messages.error(request, exc.message)
+    else:
+        if success:
+            messages.success(request, success)
+    return redirect("match", match_id=match_id)
+
+
+@require_POST
+@login_required
+def match_join_view(request, match_id):
+    return _post_action(
+        request,
+        match_id,
+        lambda: services.match_join(match_id=match_id, user=request.user, token=_token(request, match_id)),
+        "You took a seat.",
+    )
+
+
+@require_POST
+@login_required
+def match_leave_view(request, match_id):
+    return _post_action(
+        request, match_id, lambda: services.match_leave(match_id=match_id, user=request.user), "You left the match."
+    )
+
+
+@require_POST
+@login_required
+def match_fill_bots_view(request, match_id):
+    bot = request.POST.get("bot", "random")
+    return _post_action(
+        request,
+        match_id,
+        lambda: services.match_seat_bot(match_id=match_id, user=request.user, bot=bot),
+        "Bots took the empty seats.",
+    )
+
+
+@require_POST
+@login_required
+def match_resign_view(request, match_id):
+    return _post_action(
+        request, match_id, lambda: services.match_resign(match_id=match_id, user=request.user), "You resigned."
+    )
+
+
+@require_POST
+@login_required
+def match_abort_view(request, match_id):
+    return _post_action(
+        request, match_id, lambda: services.match_abort(match_id=match_id, user=request.user), "The match was aborted."
+    )
+
+
+def match_record(request, match_id):
+    """The game record: enough to replay the match anywhere (``manage.py replay_record``)."""
+    match = _visible_match(request, match_id)
+    if not match.is_over:
+        raise Http404("The record is published when the match is over")
+    record = {
+        "game": match.game,
+        "num_players": match.num_players,
+        "options": match.options,
+        "players": [s.user.username if s.user else None for s in match.seats.all()],
+        "actions": list(match.moves.order_by("index").values_list("action", flat=True)),
+        "places": [s.place for s in match.seats.all()],
+        "scores": [s.score for s in match.seats.all()],
+    }
+    response = HttpResponse(json.dumps(record, indent=1), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="{match.game}-{match.pk}.json"'
+    return response
+
+
+def match_replay(request, match_id):
+    """Every position of a finished match, for stepping through it on the match page."""
+    match = _visible_match(request, match_id)
+    if not match.is_over:
+        raise Http404("The replay is published when the match is over")
+    return JsonResponse({"frames": selectors.replay_views(match)})

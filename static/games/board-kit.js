@@ -1,0 +1,40 @@
+// Pieces every board renderer shares: SVG element building, titles, names, the stylesheet.
+
+export const SVG = "http://www.w3.org/2000/svg";
+
+// An SVG element with the given attributes (null, undefined and false leave one out),
+// appended to ``parent`` when given.
+export function el(tag, attrs, parent) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v !== undefined && v !== null && v !== false) node.setAttribute(k, String(v));
+  }
+  if (parent) parent.append(node);
+  return node;
+}
+
+// A tooltip (and accessible name) for an SVG element; text only, never markup.
+export function title(parent, content) {
+  const t = el("title", {}, parent);
+  t.textContent = content;
+  return t;
+}
+
+export function seatName(ctx, i) {
+  const seat = (ctx.seats || [])[i];
+  return seat && seat.username ? seat.username : `Player ${i + 1}`;
+}
+
+export function shortName(name, max) {
+  return name.length > max ? `${name.slice(0, max - 1)}…` : name;
+}
+
+// Link a renderer's own stylesheet once: ``linkStylesheet(new URL("./x.css", import.meta.url))``.
+export function linkStylesheet(url) {
+  const href = String(url);
+  if ([...document.querySelectorAll("link[rel=stylesheet]")].some((l) => l.href === href)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  document.head.append(link);
+}

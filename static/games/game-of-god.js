@@ -1,0 +1,659 @@
+// Board renderer for Game of God: the 8 x 8 board with its coordinates, the goal areas tinted
+// in their owners' colours (with the side's name and letter), every stack drawn bottom to top
+// as a column of discs with its height, frozen pieces (snowflake) and trapped pieces (lock),
+// the last move, the challenge in progress and the last dice, whose turn and which step.
+//
+// Clicks: one of your movable stacks, then one of its lit targets (move:FROM-TO); a lone
+// piece next to the piece you just moved (challenge:SQUARE); a square of your goal area to
+// leave empty during set-up (vacant:X). Passing, trapping and sparing stay in the page's
+// button list.
+
+import { SVG, el, linkStylesheet, seatName, shortName as shorten, title as tip } from "./board-kit.js";
+
+const SIZE = 8;
+const COLUMNS = "abcdefgh";
+const SIDE_LETTER = { North: "N", East: "E", South: "S", West: "W" };
+const SIDE_CLASS = { North: "north", East: "east", South: "south", West: "west" };
+const STEP_WORDS = {
+  chooser: "the dice pick who chooses the empty goal square",
+  vacant: "choosing the empty goal square",
+  first: "the dice pick who moves first",
+  move: "moving a piece",
+  challenge: "challenge a lone piece or pass",
+  dice: "challenger and defender roll a die each",
+  defender: "the defender chooses: trap or spare",
+  over: "game over",
+};
+
+// Geometry in viewBox units.
+const CELL = 60;
+// The goal-area name band and the coordinate band outside the edges, and their text sizes:
+// larger on a phone, where the board is drawn at about 60 %.
+let BAND = 26;
+let COORD = 22;
+let BAND_FONT = 15;
+let COORD_FONT = 15;
+const GAP = 16;
+const SIDE_W = 320;
+const WIDE_MIN_PX = 620; // narrower containers get the panel under the board
+
+// Module state: the stack picked to move, kept while the same position is on the board.
+let selected = null; // a square name or null
+let positionKey = "";
+let last = null; // [container, view, ctx]
+let listening = false;
+let wasWide = null;
+
+
+
+function txt(parent, x, y, content, cls, size, extra) {
+  const t = el("text", { x, y, class: cls, "font-size": size, ...(extra || {}) }, parent);
+  t.textContent = content;
+  return t;
+}
+
+
+
+
+function sideOf(view, seat) {
+  return (view.sides || [])[seat] || "North";
+}
+
+function letterOf(view, seat) {
+  return SIDE_LETTER[sideOf(view, seat)] || String(seat + 1);
+}
+
+function seatClass(view, seat) {
+  return `seat-${SIDE_CLASS[sideOf(view, seat)] || "north"}`;
+}
+
+// "e3" -> [column 0-7, row 0-7]; row 0 is the north edge (the top of the board).
+function squareCR(name) {
+  return [COLUMNS.indexOf(name[0]), Number(name.slice(1)) - 1];
+}
+
+function squareName(c, r) {
+  return `${COLUMNS[c]}${r + 1}`;
+}
+
+// Makes an SVG element a keyboard-accessible button.
+function clickable(node, label, onActivate) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  tip(node, label);
+  node.addEventListener("click", (event) => {
+    event.stopPropagation();
+    onActivate();
+  });
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      event.stopPropagation();
+      onActivate();
+    }
+  });
+}
+
+function redraw(focusSelector) {
+  if (!last) return;
+  const [container, view, ctx] = last;
+  container.replaceChildren();
+  render(container, view, ctx);
+  if (focusSelector) {
+    const target = container.querySelector(focusSelector);
+    if (target) target.focus();
+  }
+}
+
+function listenOnce() {
+  if (listening) return;
+  listening = true;
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && selected !== null) {
+      const was = selected;
+      selected = null;
+      redraw(`[data-select="${was}"]`);
+    }
+  });
+  window.addEventListener("resize", () => {
+    if (!last || !last[0].isConnected) return;
+    const wide = last[0].clientWidth >= WIDE_MIN_PX;
+    if (wasWide !== null && wide !== wasWide) redraw();
+    wasWide = wide;
+  });
+}
+
+// The legal actions, sorted by what they touch on the board.
+function legalMoves(ctx) {
+  const m = { moves: new Map(), challenge: new Map(), vacant: new Map(), other: [] };
+  for (const entry of ctx.legal || []) {
+    const a = entry.action;
+    if (a.startsWith("move:")) {
+      const [from, to] = a.slice(5).split("-");
+      if (!m.moves.has(from)) m.moves.set(from, new Map());
+      m.moves.get(from).set(to, entry);
+    } else if (a.startsWith("challenge:")) {
+      m.challenge.set(a.slice(10), entry);
+    } else if (a.startsWith("vacant:")) {
+      m.vacant.set(a.slice(7), entry);
+    } else {
+      m.other.push(entry);
+    }
+  }
+  return m;
+}
+
+export function render(container, view, ctx) {
+  linkStylesheet(new URL("./game-of-god.css", import.meta.url));
+  listenOnce();
+  last = [container, view, ctx];
+  const key = `${view.move_number}|${(ctx.legal || []).length}`;
+  if (key !== positionKey) {
+    positionKey = key;
+    selected = null;
+  }
+  const m = legalMoves(ctx);
+  if (selected !== null && !m.moves.has(selected)) selected = null;
+  if (selected === null && m.moves.size === 1) selected = [...m.moves.keys()][0];
+
+  const wide = container.clientWidth >= WIDE_MIN_PX;
+  wasWide = wide;
+  const fs = wide ? 1.1 : 1.3; // text scale: a phone shows the board at about 60 %
+  BAND = wide ? 26 : 32;
+  COORD = wide ? 22 : 26;
+  BAND_FONT = wide ? 15 : 19;
+  COORD_FONT = wide ? 15 : 19;
+
+  const goals = goalLayout(view);
+  const margin = {
+    top: COORD + (goals.byEdge.North !== undefined ? BAND : 4),
+    bottom: COORD + (goals.byEdge.South !== undefined ? BAND : 4),
+    left: COORD + (goals.byEdge.West !== undefined ? BAND : 4),
+    right: COORD + (goals.byEdge.East !== undefined ? BAND : 4),
+  };
+  const boardW = margin.left + SIZE * CELL + margin.right;
+  const boardH = margin.top + SIZE * CELL + margin.bottom;
+  const width = wide ? boardW + GAP + SIDE_W : boardW;
+
+  const svg = el("svg", {
+    viewBox: `0 0 ${width} ${boardH}`,
+    class: `game-of-god ${wide ? "wide" : "narrow"}`,
+    role: "group",
+    "aria-label": "Game of God board: stacks, goal areas, last move and dice",
+  });
+  svg.addEventListener("click", () => {
+    if (selected !== null) {
+      selected = null;
+      redraw();
+    }
+  });
+  const bg = el("rect", { x: 0, y: 0, width, height: boardH, class: "gg-bg" }, svg);
+  const board = el("g", { class: "gg-board", transform: `translate(${margin.left} ${margin.top})` }, svg);
+  drawBoard(board, view, ctx, m, goals, margin);
+
+  let height = boardH;
+  const panelW = wide ? SIDE_W : boardW - 2 * 8;
+  const panel = el("g", { class: "gg-side", transform: `translate(${wide ? boardW + GAP : 8} ${wide ? 8 : boardH + 4})` }, svg);
+  const panelH = drawPanel(panel, view, ctx, m, panelW, fs, !wide);
+  height = wide ? Math.max(boardH, panelH + 16) : boardH + 4 + panelH + 10;
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  bg.setAttribute("height", height);
+  container.append(svg);
+}
+
+// ------------------------------------------------------------------------- board
+
+// Which seat owns each goal square, and which edge each seat guards.
+function goalLayout(view) {
+  const owner = {};
+  const byEdge = {};
+  (view.goal_areas || []).forEach((squares, seat) => {
+    for (const sq of squares) owner[sq] = seat;
+    byEdge[sideOf(view, seat)] = seat;
+  });
+  return { owner, byEdge };
+}
+
+function drawBoard(g, view, ctx, m, goals, margin) {
+  const stacks = view.stacks || {};
+  const frozen = view.frozen || {};
+  const trapped = view.trapped || {};
+  const full = SIZE * CELL;
+
+  // Goal-area bands with the side's letter, name and player.
+  for (const [side, seat] of Object.entries(goals.byEdge)) drawGoalBand(g, view, ctx, side, seat, full);
+
+  // Coordinates on all four sides.
+  for (let i = 0; i < SIZE; i++) {
+    const mid = i * CELL + CELL / 2;
+    txt(g, mid, -COORD / 2, COLUMNS[i], "gg-coord", COORD_FONT, { "text-anchor": "middle", "dominant-baseline": "central" });
+    txt(g, mid, full + COORD / 2, COLUMNS[i], "gg-coord", COORD_FONT, { "text-anchor": "middle", "dominant-baseline": "central" });
+    txt(g, -COORD / 2, mid, String(i + 1), "gg-coord", COORD_FONT, { "text-anchor": "middle", "dominant-baseline": "central" });
+    txt(g, full + COORD / 2, mid, String(i + 1), "gg-coord", COORD_FONT, { "text-anchor": "middle", "dominant-baseline": "central" });
+  }
+
+  // Squares.
+  const lastMove = view.last_move || null;
+  for (let r = 0; r < SIZE; r++) {
+    for (let c = 0; c < SIZE; c++) {
+      const name = squareName(c, r);
+      const x = c * CELL;
+      const y = r * CELL;
+      const home = goals.owner[name];
+      const cls = ["gg-square", (r + c) % 2 ? "dark" : "light"];
+      if (home !== undefined) cls.push("goal", seatClass(view, home));
+      const sq = el("g", { class: "gg-cell", "data-square": name }, g);
+      el("rect", { x, y, width: CELL, height: CELL, class: cls.join(" ") }, sq);
+      if (lastMove && lastMove[0] === name) el("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, class: "gg-last-from" }, sq);
+      if (lastMove && lastMove[1] === name) el("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: "gg-last-to" }, sq);
+      if (view.challenge_from === name) el("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 4, class: "gg-challenger" }, sq);
+      if (view.challenged === name) el("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 4, class: "gg-challenged" }, sq);
+      const stack = stacks[name];
+      if (stack && stack.length) drawStack(sq, view, x, y, stack, frozen[name] || [], trapped[name] || [], home, name);
+    }
+  }
+  el("rect", { x: 0, y: 0, width: full, height: full, class: "gg-frame" }, g);
+
+  // The last move as an arrow from its square to its target.
+  if (lastMove) {
+    const [fc, fr] = squareCR(lastMove[0]);
+    const [tc, tr] = squareCR(lastMove[1]);
+    const x1 = fc * CELL + CELL / 2;
+    const y1 = fr * CELL + CELL / 2;
+    const x2 = tc * CELL + CELL / 2;
+    const y2 = tr * CELL + CELL / 2;
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const ux = (x2 - x1) / len;
+    const uy = (y2 - y1) / len;
+    const ex = x2 - ux * 16;
+    const ey = y2 - uy * 16;
+    const arrow = el("g", { class: "gg-arrow", "aria-hidden": "true" }, g);
+    el("line", { x1: x1 + ux * 10, y1: y1 + uy * 10, x2: ex, y2: ey }, arrow);
+    const hx = ex + ux * 10;
+    const hy = ey + uy * 10;
+    el("polygon", { points: `${hx},${hy} ${ex - uy * 7},${ey + ux * 7} ${ex + uy * 7},${ey - ux * 7}` }, arrow);
+  }
+
+  drawClickables(g, view, ctx, m, goals);
+}
+
+function drawGoalBand(g, view, ctx, side, seat, full) {
+  const letter = letterOf(view, seat);
+  const cls = `gg-band ${seatClass(view, seat)}`;
+  const me = ctx.seat === seat ? " (you)" : "";
+  const label = `${letter} · ${side} goal area · ${shorten(seatName(ctx, seat), 14)}${me}`;
+  const squares = ((view.goal_areas || [])[seat] || []).map(squareCR);
+  const band = el("g", { class: "gg-goal-band" }, g);
+  tip(band, `${side}'s goal area (${seatName(ctx, seat)}): opponents' pieces that reach it are frozen there.`);
+  if (side === "North" || side === "South") {
+    const cols = squares.map(([c]) => c);
+    const x0 = Math.min(...cols) * CELL;
+    const x1 = (Math.max(...cols) + 1) * CELL;
+    const y = side === "North" ? -COORD - BAND + 2 : full + COORD;
+    el("rect", { x: x0 + 1, y, width: x1 - x0 - 2, height: BAND - 4, rx: 5, class: cls }, band);
+    txt(band, (x0 + x1) / 2, y + (BAND - 4) / 2, label, "gg-band-text", BAND_FONT, { "text-anchor": "middle", "dominant-baseline": "central" });
+  } else {
+    const rows = squares.map(([, r]) => r);
+    const y0 = Math.min(...rows) * CELL;
+    const y1 = (Math.max(...rows) + 1) * CELL;
+    const x = side === "West" ? -COORD - BAND + 2 : full + COORD + 2;
+    el("rect", { x, y: y0 + 1, width: BAND - 4, height: y1 - y0 - 2, rx: 5, class: cls }, band);
+    const cx = x + (BAND - 4) / 2;
+    const cy = (y0 + y1) / 2;
+    const angle = side === "West" ? -90 : 90;
+    txt(band, cx, cy, label, "gg-band-text", BAND_FONT, {
+      "text-anchor": "middle",
+      "dominant-baseline": "central",
+      transform: `rotate(${angle} ${cx} ${cy})`,
+    });
+  }
+}
+
+// A stack from bottom to top: thin discs below, the top disc with its seat's letter, the
+// height in a badge, a snowflake on frozen pieces and a lock on trapped ones.
+function drawStack(parent, view, x, y, stack, frozenLevels, trappedLevels, home, name) {
+  const n = stack.length;
+  const g = el("g", { class: "gg-stack" }, parent);
+  const cx = x + 33;
+  const w = 34;
+  const bottom = y + CELL - 6;
+  const topH = 20;
+  const lowerShown = Math.min(n - 1, 6);
+  const lowerH = lowerShown === 0 ? 0 : n - 1 <= 2 ? 13 : Math.max(3.5, 22 / lowerShown);
+  let yy = bottom;
+  const lowerStart = n - 1 - lowerShown; // deepest pieces not drawn when the stack is tall
+  for (let i = lowerStart; i < n - 1; i++) {
+    yy -= lowerH;
+    const cls = `gg-disc ${seatClass(view, stack[i])}${trappedLevels.includes(i) ? " trapped" : ""}`;
+    el("rect", { x: cx - w / 2, y: yy, width: w, height: lowerH, rx: Math.min(5, lowerH / 2), class: cls }, g);
+    if (lowerH >= 12) txt(g, cx, yy + lowerH - 3, letterOf(view, stack[i]), "gg-disc-letter small", 10, { "text-anchor": "middle" });
+  }
+  yy -= topH;
+  const top = stack[n - 1];
+  el("rect", { x: cx - w / 2 - 2, y: yy, width: w + 4, height: topH, rx: 8, class: `gg-disc top ${seatClass(view, top)}` }, g);
+  txt(g, cx, yy + topH - 5, letterOf(view, top), "gg-disc-letter", 14, { "text-anchor": "middle" });
+  if (n >= 2) {
+    el("circle", { cx: x + CELL - 9, cy: y + 10, r: 9, class: "gg-count-bg" }, g);
+    txt(g, x + CELL - 9, y + 14.5, String(n), "gg-count", 12.5, { "text-anchor": "middle" });
+  }
+  const counts = {};
+  for (const s of stack) counts[letterOf(view, s)] = (counts[letterOf(view, s)] || 0) + 1;
+  const parts = [`${name}: ${n === 1 ? "1 piece" : `${n} pieces`} (${stack.map((s) => letterOf(view, s)).join(", ")} from bottom to top)`];
+  if (frozenLevels.length) {
+    snowflake(g, x + 9, y + 11, 7);
+    const side = home !== undefined ? sideOf(view, home) : "";
+    parts.push(`${frozenLevels.length} frozen in ${side}'s goal area`);
+  }
+  if (trappedLevels.length) {
+    padlock(g, x + 9, bottom - 8);
+    parts.push(`${trappedLevels.length === 1 ? "the bottom piece is" : `${trappedLevels.length} pieces are`} trapped`);
+  }
+  tip(g, parts.join("; "));
+}
+
+function snowflake(g, cx, cy, r) {
+  const s = el("g", { class: "gg-frozen" }, g);
+  el("circle", { cx, cy, r: r + 2, class: "gg-icon-bg" }, s);
+  for (let k = 0; k < 3; k++) {
+    const a = (Math.PI / 3) * k + Math.PI / 2;
+    const dx = Math.cos(a) * r;
+    const dy = Math.sin(a) * r;
+    el("line", { x1: cx - dx, y1: cy - dy, x2: cx + dx, y2: cy + dy }, s);
+  }
+  return s;
+}
+
+function crosshair(g, cx, cy, r) {
+  const s = el("g", { class: "gg-crosshair", "aria-hidden": "true" }, g);
+  el("circle", { cx, cy, r }, s);
+  el("line", { x1: cx - r - 3, y1: cy, x2: cx + r + 3, y2: cy }, s);
+  el("line", { x1: cx, y1: cy - r - 3, x2: cx, y2: cy + r + 3 }, s);
+  return s;
+}
+
+function padlock(g, cx, cy) {
+  const s = el("g", { class: "gg-lock" }, g);
+  el("path", { d: `M ${cx - 3.5} ${cy - 1} v -3 a 3.5 3.5 0 0 1 7 0 v 3`, class: "gg-shackle" }, s);
+  el("rect", { x: cx - 6, y: cy - 1, width: 12, height: 9, rx: 1.5, class: "gg-lock-body" }, s);
+  return s;
+}
+
+// Movable stacks, their targets, challengeable pieces and the set-up squares, on top of all.
+function drawClickables(g, view, ctx, m, goals) {
+  const stacks = view.stacks || {};
+  const layer = el("g", { class: "gg-clickables" }, g);
+  const targets = selected !== null ? m.moves.get(selected) : null;
+
+  for (const [from, tos] of m.moves) {
+    if (targets && targets.has(from)) continue; // a target takes the click
+    const [c, r] = squareCR(from);
+    const isSel = from === selected;
+    const node = el("g", { class: `gg-pick${isSel ? " selected" : ""}`, "data-select": from }, layer);
+    el("rect", { x: c * CELL + 2, y: r * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 6, class: "gg-pick-box" }, node);
+    node.setAttribute("aria-pressed", isSel ? "true" : "false");
+    const n = (stacks[from] || []).length;
+    const label = isSel
+      ? `Your stack on ${from} is picked (${tos.size} target${tos.size === 1 ? "" : "s"}); click it again to put it back`
+      : `Pick your stack on ${from} (${n} piece${n === 1 ? "" : "s"}) to move its top piece`;
+    clickable(node, label, () => {
+      selected = isSel ? null : from;
+      if (selected) redraw(`[data-action^="move:${from}-"]`);
+      else redraw(`[data-select="${from}"]`);
+    });
+  }
+
+  if (targets) {
+    for (const [to, entry] of targets) {
+      const [c, r] = squareCR(to);
+      const node = el("g", { class: "gg-target move" }, layer);
+      el("rect", { x: c * CELL + 3, y: r * CELL + 3, width: CELL - 6, height: CELL - 6, rx: 8, class: "gg-target-box" }, node);
+      if (!(stacks[to] || []).length) el("circle", { cx: c * CELL + CELL / 2, cy: r * CELL + CELL / 2, r: 9, class: "gg-target-dot" }, node);
+      node.dataset.action = entry.action;
+      clickable(node, entry.label, () => {
+        selected = null;
+        ctx.act(entry.action);
+      });
+    }
+  }
+
+  for (const [sq, entry] of m.challenge) {
+    const [c, r] = squareCR(sq);
+    const node = el("g", { class: "gg-target challenge" }, layer);
+    el("rect", { x: c * CELL + 3, y: r * CELL + 3, width: CELL - 6, height: CELL - 6, rx: 8, class: "gg-target-box" }, node);
+    crosshair(node, c * CELL + 11, r * CELL + CELL - 11, 6);
+    node.dataset.action = entry.action;
+    clickable(node, entry.label, () => ctx.act(entry.action));
+  }
+
+  if (m.vacant.size && ctx.seat !== null && ctx.seat !== undefined) {
+    const side = sideOf(view, ctx.seat);
+    const squares = (view.goal_areas || [])[ctx.seat] || [];
+    for (const sq of squares) {
+      const [c, r] = squareCR(sq);
+      const key = side === "North" || side === "South" ? COLUMNS[c] : String(r + 1);
+      const entry = m.vacant.get(key);
+      if (!entry) continue;
+      const node = el("g", { class: "gg-target vacant" }, layer);
+      el("rect", { x: c * CELL + 3, y: r * CELL + 3, width: CELL - 6, height: CELL - 6, rx: 8, class: "gg-target-box" }, node);
+      txt(node, c * CELL + CELL / 2, r * CELL + CELL / 2 + 5, key, "gg-vacant-key", 15, { "text-anchor": "middle" });
+      node.dataset.action = entry.action;
+      clickable(node, entry.label, () => ctx.act(entry.action));
+    }
+  }
+}
+
+// ------------------------------------------------------------------------- side panel
+
+function textWidth(content, size) {
+  return content.length * size * 0.55;
+}
+
+// Breaks text into lines of at most about ``maxW`` units; returns the next baseline.
+function wrapText(g, x, y, content, cls, size, maxW, step) {
+  const perLine = Math.max(10, Math.floor(maxW / (size * (cls.includes("strong") || cls.includes("hint") ? 0.6 : 0.56))));
+  let line = "";
+  for (const word of content.split(" ")) {
+    if (line && `${line} ${word}`.length > perLine) {
+      txt(g, x, y, line, cls, size);
+      y += step;
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) {
+    txt(g, x, y, line, cls, size);
+    y += step;
+  }
+  return y;
+}
+
+function dieFace(g, x, y, size, n, cls) {
+  const d = el("g", { class: `gg-die ${cls || ""}` }, g);
+  el("rect", { x, y, width: size, height: size, rx: size * 0.18, class: "gg-die-face" }, d);
+  const p = size / 4;
+  const spots = {
+    1: [[2, 2]],
+    2: [[1, 1], [3, 3]],
+    3: [[1, 1], [2, 2], [3, 3]],
+    4: [[1, 1], [3, 1], [1, 3], [3, 3]],
+    5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
+    6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]],
+  }[n] || [];
+  for (const [sx, sy] of spots) el("circle", { cx: x + sx * p, cy: y + sy * p, r: size * 0.09, class: "gg-pip" }, d);
+  tip(d, `rolled ${n}`);
+  return d;
+}
+
+function chipLetter(g, cx, cy, r, view, seat) {
+  el("circle", { cx, cy, r, class: `gg-chip ${seatClass(view, seat)}` }, g);
+  txt(g, cx, cy + r * 0.38, letterOf(view, seat), "gg-disc-letter", Math.round(r * 1.1), { "text-anchor": "middle" });
+}
+
+function who(view, ctx, seat) {
+  return `${seatName(ctx, seat)} (${sideOf(view, seat)})`;
+}
+
+// The panel beside the board (desktop) or under it (phone, ``compact``: fewer, denser lines).
+function drawPanel(g, view, ctx, m, w, fs, compact) {
+  const f = (n) => Math.round(n * fs);
+  const line = f(22);
+  const pad = 12;
+  const inner = w - 2 * pad;
+  const box = el("rect", { x: 0, y: 0, width: w, height: 10, rx: 8, class: "gg-panel" }, g);
+  let y = f(26);
+
+  // Whose turn and which step.
+  const status = el("g", { class: "gg-status" }, g);
+  if (view.terminal) {
+    txt(status, pad, y, "Game over", "gg-title", f(19));
+    y += line;
+    y = wrapText(status, pad, y, view.prompt || "", "gg-line", f(15), inner, line);
+  } else {
+    const actor = view.current_player;
+    if (actor !== null && actor !== undefined) {
+      const mine = ctx.seat === actor;
+      chipLetter(status, pad + f(10), y - f(6), f(10), view, actor);
+      const head = mine ? "Your turn" : `${shorten(seatName(ctx, actor), 16)} to play`;
+      txt(status, pad + f(26), y, head, "gg-title", f(18));
+    } else {
+      txt(status, pad, y, "Dice", "gg-title", f(18));
+    }
+    y += line;
+    y = wrapText(status, pad, y, `Step: ${STEP_WORDS[view.step] || view.step}`, "gg-line strong", f(15), inner, line);
+    const hint = hintFor(view, ctx, m);
+    if (hint) y = wrapText(status, pad, y, hint, "gg-line hint", f(14), inner, line);
+  }
+  if (!compact && ctx.seat !== null && ctx.seat !== undefined && view.sides) {
+    y = wrapText(g, pad, y, `You play ${sideOf(view, ctx.seat)} (${letterOf(view, ctx.seat)}).`, "gg-line muted", f(14), inner, line);
+  }
+  y += f(4);
+
+  // Players: letter, name, pieces in opponents' goal areas (two to a row on a phone).
+  txt(g, pad, y, "Pieces in opponents' goal areas", "gg-head", f(15));
+  y += line;
+  const n = view.num_players || (view.sides || []).length;
+  const perRow = compact ? 2 : 1;
+  const colW = (inner + 8) / perRow;
+  for (let s = 0; s < n; s++) {
+    const x = pad + (s % perRow) * colW;
+    const row = el("g", { class: `gg-player${view.current_player === s ? " to-move" : ""}`, "data-seat": s }, g);
+    if (view.current_player === s) el("rect", { x: x - 4, y: y - f(16), width: colW - 4, height: f(22), rx: 4, class: "gg-player-hi" }, row);
+    chipLetter(row, x + f(9), y - f(5), f(9), view, s);
+    const you = ctx.seat === s ? " (you)" : "";
+    const count = `${(view.in_goal || [])[s] || 0}/${(view.pieces_per_player || [])[s] || 0}`;
+    const room = Math.floor((colW - f(24) - textWidth(count, f(15)) - 12) / (f(15) * 0.56)) - you.length;
+    txt(row, x + f(24), y, `${shorten(seatName(ctx, s), Math.max(4, Math.min(16, room)))}${you}`, "gg-line", f(15));
+    txt(row, x + colW - 12, y, count, "gg-line strong", f(15), { "text-anchor": "end" });
+    tip(row, `${who(view, ctx, s)}: ${count} pieces in opponents' goal areas${view.winner === s ? " — winner" : ""}`);
+    if (s % perRow === perRow - 1 || s === n - 1) y += line;
+  }
+  const moves = `Moves played: ${view.moves_played || 0} of ${view.move_limit || 400}`;
+  const lastMove = view.last_move ? `Last move: ${view.last_move[0]} → ${view.last_move[1]}` : "";
+  if (compact) {
+    y = wrapText(g, pad, y, lastMove ? `${lastMove} · ${view.moves_played || 0} of ${view.move_limit || 400} moves` : moves, "gg-line", f(14), inner, line);
+  } else {
+    y = wrapText(g, pad, y, moves, "gg-line muted", f(14), inner, line);
+    if (lastMove) y = wrapText(g, pad, y, lastMove, "gg-line", f(15), inner, line);
+  }
+  if (view.vacant && view.vacant.some((v) => v) && (!compact || (view.moves_played || 0) === 0)) {
+    // One choice per pair of opposite sides: "N/S column d", "E/W row 2".
+    const pairs = new Map();
+    view.vacant.forEach((v, s) => {
+      if (!v) return;
+      const what = /^[a-h]$/.test(v) ? `column ${v}` : `row ${v}`;
+      if (!pairs.has(what)) pairs.set(what, []);
+      pairs.get(what).push(letterOf(view, s));
+    });
+    const parts = [...pairs].map(([what, letters]) => `${letters.join("/")} ${what}`);
+    y = wrapText(g, pad, y, `Left empty at set-up: ${parts.join(", ")}`, "gg-line muted", f(13), inner, line);
+  }
+  y += f(4);
+
+  // The challenge in progress.
+  if (view.challenge_from && (view.step === "challenge" || view.step === "dice" || view.step === "defender")) {
+    const ch = el("g", { class: "gg-current-challenge" }, g);
+    let words;
+    if (view.step === "challenge") {
+      const t = (view.challenge_targets || []).join(", ");
+      words = `The piece on ${view.challenge_from} may challenge ${t || "nobody"}.`;
+    } else if (view.step === "dice") {
+      words = `${view.challenge_from} challenges ${view.challenged}: the dice roll.`;
+    } else {
+      words = `${view.challenge_from} challenged ${view.challenged} and lost: ${seatName(ctx, view.defender)} traps or spares.`;
+    }
+    y = wrapText(ch, pad, y, words, "gg-line strong", f(15), inner, line) + f(6);
+  }
+
+  // The last dice.
+  const dice = view.last_dice;
+  if (dice) {
+    const dg = el("g", { class: "gg-dice" }, g);
+    txt(dg, pad, y, `Last challenge · move ${dice.move}`, "gg-head", f(15));
+    y += f(10);
+    const size = f(compact ? 30 : 34);
+    const half = inner / 2;
+    dieFace(dg, pad, y, size, dice.challenger_roll, "challenger");
+    dieFace(dg, pad + half, y, size, dice.defender_roll, "defender");
+    const tx = size + f(8);
+    txt(dg, pad + tx, y + f(13), "Challenger", "gg-line muted", f(13));
+    txt(dg, pad + tx, y + f(29), `${letterOf(view, dice.challenger)} on ${dice.from}`, "gg-line strong", f(15));
+    txt(dg, pad + half + tx, y + f(13), "Defender", "gg-line muted", f(13));
+    txt(dg, pad + half + tx, y + f(29), `${letterOf(view, dice.defender)} on ${dice.target}`, "gg-line strong", f(15));
+    y += size + line;
+    let outcome;
+    if (dice.outcome === "challenger wins") {
+      outcome = `${dice.challenger_roll} beats ${dice.defender_roll}: ${seatName(ctx, dice.challenger)} wins and traps the piece on ${dice.trapped || dice.target}.`;
+    } else if (dice.outcome === "defender wins") {
+      outcome = `${dice.defender_roll} beats ${dice.challenger_roll}: ${seatName(ctx, dice.defender)} wins`;
+      if (dice.trapped) outcome += ` and traps the piece on ${dice.trapped}.`;
+      else if (view.step === "defender" && view.challenged === dice.target) outcome += " and now chooses.";
+      else outcome += " and spares the challenger.";
+    } else {
+      outcome = `Both rolled ${dice.challenger_roll}: nothing happens.`;
+    }
+    y = wrapText(dg, pad, y, outcome, "gg-line outcome", f(14), inner, line);
+  }
+  y += f(2);
+
+  // Legend: one row on a phone, one line each on a desktop.
+  const legend = el("g", { class: "gg-legend" }, g);
+  const items = [
+    ["frozen", compact ? "frozen" : "frozen in a goal area"],
+    ["trapped", compact ? "trapped" : "trapped under a piece"],
+    ["count", compact ? "stack height" : "pieces in the stack"],
+  ];
+  let lx = pad + f(8);
+  items.forEach(([kind, words], i) => {
+    const cy = y - f(5);
+    if (kind === "frozen") snowflake(legend, lx, cy, f(6));
+    else if (kind === "trapped") padlock(legend, lx, cy - 2);
+    else {
+      el("circle", { cx: lx, cy, r: f(8), class: "gg-count-bg" }, legend);
+      txt(legend, lx, cy + f(4), "3", "gg-count", f(11), { "text-anchor": "middle" });
+    }
+    txt(legend, lx + f(14), y, words, "gg-line muted", f(13));
+    if (compact) lx += f(14) + textWidth(words, f(13)) + f(24);
+    if (!compact || i === items.length - 1) {
+      y += line;
+      lx = pad + f(8);
+    }
+  });
+  y += f(2) - line + f(14);
+  box.setAttribute("height", y);
+  return y;
+}
+
+function hintFor(view, ctx, m) {
+  if (m.moves.size) {
+    if (selected !== null) return `Click a lit square to move the top piece of ${selected} there, or another of your stacks.`;
+    return "Click one of your outlined stacks, then one of its lit target squares.";
+  }
+  if (m.challenge.size) return "Click a piece in a red frame to challenge it, or choose “Do not challenge” below.";
+  if (m.vacant.size) return "Click the square of your goal area to leave empty (the opposite side mirrors it).";
+  if (m.other.some((e) => e.action === "trap")) return "You won the challenge: trap the challenger's piece or spare it (buttons below).";
+  const actor = view.current_player;
+  if (actor !== null && actor !== undefined && ctx.seat !== actor && view.sides) return `Waiting for ${who(view, ctx, actor)}.`;
+  return "";
+}

@@ -1,0 +1,346 @@
+// The live match page: keeps a socket to the server, draws the seat's view with the game's
+// renderer (static/games/<slug>.js), lists every legal action as a button, and steps
+// through a replay once the match is over.
+
+const root = document.getElementById("match");
+const matchId = root.dataset.matchId;
+const token = root.dataset.token;
+const els = {
+  board: document.getElementById("board"),
+  prompt: document.getElementById("prompt"),
+  actions: document.getElementById("actions"),
+  seats: document.getElementById("seats"),
+  score: document.getElementById("score"),
+  moves: document.getElementById("moves"),
+  chat: document.getElementById("chat"),
+  chatForm: document.getElementById("chat-form"),
+  chatText: document.getElementById("chat-text"),
+  banner: document.getElementById("banner"),
+  error: document.getElementById("error"),
+  result: document.getElementById("result"),
+  replay: document.getElementById("replay"),
+  replayPos: document.getElementById("replay-pos"),
+};
+
+let payload = JSON.parse(document.getElementById("match-payload").textContent);
+let renderer = null;
+let socket = null;
+let retry = 0;
+let pending = false;
+let replayFrames = null;
+let replayIndex = 0;
+let clockTimer = null;
+let clockExpiredAsked = false;
+
+function text(tag, content, cls) {
+  const el = document.createElement(tag);
+  if (content !== undefined && content !== null) el.textContent = content;
+  if (cls) el.className = cls;
+  return el;
+}
+
+function showBanner(message) {
+  els.banner.textContent = message;
+  els.banner.hidden = !message;
+}
+
+function showError(message) {
+  els.error.textContent = message;
+  els.error.hidden = !message;
+}
+
+function seatName(index) {
+  const seat = payload.seats[index];
+  return seat && seat.username ? seat.username : `Seat ${index + 1}`;
+}
+
+function act(action) {
+  if (pending || !socket || socket.readyState !== WebSocket.OPEN) return;
+  pending = true;
+  showError("");
+  els.actions.querySelectorAll("button").forEach((b) => (b.disabled = true));
+  socket.send(JSON.stringify({ type: "act", action, version: payload.version }));
+}
+
+function renderSeats() {
+  els.seats.replaceChildren();
+  const view = payload.view || {};
+  for (const seat of payload.seats) {
+    const li = text("li", null, "seat");
+    li.dataset.seat = seat.index;
+    const toMove = payload.status === "active" && payload.clock.to_move === seat.index;
+    if (toMove) li.classList.add("to-move");
+    if (seat.index === payload.seat) li.classList.add("me");
+    const colour = view.seat_colours ? view.seat_colours[seat.index] : null;
+    const swatch = text("span", colour ? colour[0].toUpperCase() : String(seat.index + 1), "swatch");
+    if (colour) swatch.dataset.colour = colour;
+    li.append(swatch);
+    if (seat.username) {
+      const a = text("a", seat.username);
+      a.href = seat.url;
+      li.append(" ", a);
+    } else {
+      li.append(" ", text("em", "free seat"));
+    }
+    if (seat.is_bot || seat.bot) li.append(" ", text("span", "bot", "badge"));
+    if (seat.resigned) li.append(" ", text("span", "resigned", "badge"));
+    if (seat.timed_out) li.append(" ", text("span", "out of time", "badge"));
+    if (seat.place) li.append(" ", text("strong", `place ${seat.place}`));
+    if (toMove) {
+      if (seat.is_bot || seat.bot) li.append(" ", text("span", "thinking…", "thinking"));
+      else if (payload.clock.deadline) li.append(" ", text("span", "", "clock"));
+    }
+    els.seats.append(li);
+  }
+  tickClock();
+}
+
+function tickClock() {
+  const el = els.seats.querySelector(".clock");
+  if (!el || !payload.clock.deadline) return;
+  const left = Math.max(0, (new Date(payload.clock.deadline) - Date.now()) / 1000);
+  if (left > 86400) el.textContent = `${Math.floor(left / 86400)} d ${Math.floor((left % 86400) / 3600)} h left`;
+  else if (left > 3600) el.textContent = `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min left`;
+  else el.textContent = `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")} left`;
+  el.classList.toggle("low", left < 15);
+  if (left === 0 && !clockExpiredAsked && socket && socket.readyState === WebSocket.OPEN) {
+    clockExpiredAsked = true; // the server checks the clock on every read
+    socket.send(JSON.stringify({ type: "snapshot" }));
+  }
+}
+
+function renderScore(view) {
+  els.score.replaceChildren();
+  const table = text("table", null, "table score-table");
+  const breakdown = view.score_breakdown || [];
+  const body = document.createElement("tbody");
+  (view.scores || []).forEach((score, i) => {
+    const row = document.createElement("tr");
+    const th = text("th", seatName(i));
+    th.scope = "row";
+    row.append(th, text("td", String(score), "num"));
+    const parts = text("td", (breakdown[i] || []).map(([label, pts]) => `${label}: ${pts}`).join("; "), "breakdown");
+    row.append(parts);
+    body.append(row);
+  });
+  table.append(body);
+  els.score.append(table);
+}
+
+function renderActions() {
+  els.actions.replaceChildren();
+  const legal = payload.legal_actions || [];
+  if (!legal.length) return;
+  const list = text("ul", null, "action-list");
+  for (const { action, label } of legal) {
+    const li = document.createElement("li");
+    const b = text("button", label, "button action");
+    b.type = "button";
+    b.dataset.action = action;
+    b.addEventListener("click", () => act(action));
+    li.append(b);
+    list.append(li);
+  }
+  els.actions.append(list);
+}
+
+function renderResult() {
+  if (payload.status !== "finished" && payload.status !== "aborted") {
+    els.result.hidden = true;
+    return;
+  }
+  els.result.replaceChildren();
+  els.result.hidden = false;
+  els.result.className = "result card";
+  if (payload.status === "aborted") {
+    els.result.append(text("h2", "The match was called off"));
+    return;
+  }
+  els.result.append(text("h2", "Final ranking"));
+  const ol = text("ul", null, "final-ranking");
+  [...payload.seats].sort((a, b) => a.place - b.place).forEach((seat) => {
+    ol.append(text("li", `${seat.place}. ${seat.username} — ${seat.score} points${seat.resigned ? " (resigned)" : ""}${seat.timed_out ? " (out of time)" : ""}`));
+  });
+  els.result.append(ol);
+  els.replay.hidden = false;
+}
+
+async function loadRenderer() {
+  try {
+    const module = await import(root.dataset.renderer);
+    renderer = module.default || module;
+  } catch (err) {
+    renderer = null;
+  }
+}
+
+function drawBoard(view, interactive) {
+  els.board.replaceChildren();
+  if (renderer && renderer.render) {
+    renderer.render(els.board, view, {
+      seat: payload.seat,
+      seats: payload.seats,
+      legal: interactive ? payload.legal_actions || [] : [],
+      act: interactive ? act : () => {},
+    });
+  } else {
+    els.board.append(text("pre", JSON.stringify(view, null, 1), "raw-view"));
+  }
+}
+
+function render() {
+  const view = payload.view || {};
+  const over = { finished: `The match is over${payload.end_reason ? ` (${payload.end_reason})` : ""}.`, aborted: "The match was called off." };
+  els.prompt.textContent =
+    payload.status === "open" ? "Waiting for players to take the free seats." : over[payload.status] || view.prompt || "";
+  renderSeats();
+  renderScore(view);
+  renderActions();
+  renderResult();
+  if (replayFrames === null) drawBoard(view, true);
+}
+
+function applySnapshot(snapshot) {
+  const statusChanged = payload.status !== snapshot.status;
+  payload = snapshot;
+  pending = false;
+  clockExpiredAsked = false;
+  if (snapshot.chat) renderChat(snapshot.chat);
+  render();
+  loadMoves();
+  if (statusChanged && (snapshot.status === "active" || snapshot.status === "finished")) {
+    // Seats and buttons around the board (join, resign) depend on the status.
+    if (document.getElementById("waiting-heading") || snapshot.status === "finished") window.location.reload();
+  }
+}
+
+async function loadMoves() {
+  try {
+    const q = token ? `?token=${encodeURIComponent(token)}` : "";
+    const res = await fetch(`/api/matches/${matchId}/moves/${q}`, { credentials: "same-origin" });
+    if (!res.ok) return;
+    const moves = await res.json();
+    els.moves.replaceChildren(
+      ...moves.map((m) => {
+        const li = text("li", `${m.seat === null ? "chance:" : seatName(m.seat) + ":"} ${m.action}`);
+        li.title = m.label;
+        if (m.seat === null) li.className = "chance";
+        return li;
+      }),
+    );
+    els.moves.scrollTop = els.moves.scrollHeight;
+  } catch (err) {
+    /* the move list is a convenience; the board is the truth */
+  }
+}
+
+function renderChat(messages) {
+  els.chat.replaceChildren(...messages.map(chatItem));
+  els.chat.scrollTop = els.chat.scrollHeight;
+}
+
+function chatItem(m) {
+  const li = document.createElement("li");
+  li.append(text("strong", m.user), ": ", text("span", m.text));
+  return li;
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const q = token ? `?token=${encodeURIComponent(token)}` : "";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/matches/${matchId}/${q}`);
+  socket.addEventListener("open", () => {
+    retry = 0;
+    showBanner("");
+    socket.send(JSON.stringify({ type: "snapshot" }));
+  });
+  socket.addEventListener("message", (event) => {
+    const msg = JSON.parse(event.data);
+    if (msg.type === "snapshot") {
+      if (msg.version < payload.version) return;
+      applySnapshot(msg);
+    } else if (msg.type === "ack") {
+      pending = false;
+    } else if (msg.type === "error") {
+      pending = false;
+      showError(msg.message);
+      render(); // back to the last good state
+    } else if (msg.type === "chat") {
+      els.chat.append(chatItem(msg.message));
+      els.chat.scrollTop = els.chat.scrollHeight;
+    }
+  });
+  socket.addEventListener("close", (event) => {
+    if (event.code === 4403) {
+      showBanner("You may not watch this match.");
+      return;
+    }
+    const delay = Math.min(10000, 500 * 2 ** retry) + Math.random() * 250;
+    retry += 1;
+    showBanner("Reconnecting…");
+    setTimeout(connect, delay);
+  });
+}
+
+// -- replay -------------------------------------------------------------------------
+async function startReplay() {
+  if (replayFrames === null) {
+    const q = token ? `?token=${encodeURIComponent(token)}` : "";
+    const res = await fetch(`/matches/${matchId}/replay.json${q}`, { credentials: "same-origin" });
+    if (!res.ok) return;
+    replayFrames = (await res.json()).frames;
+    replayIndex = replayFrames.length - 1;
+  }
+}
+
+function showFrame() {
+  const frame = replayFrames[replayIndex];
+  drawBoard(frame.view, false);
+  els.prompt.textContent = frame.view.prompt || "";
+  renderScore(frame.view);
+  const what = frame.action ? ` — ${frame.seat === null ? "chance" : seatName(frame.seat)}: ${frame.label || frame.action}` : " — start";
+  els.replayPos.textContent = `Step ${replayIndex} of ${replayFrames.length - 1}${what}`;
+}
+
+async function step(where) {
+  await startReplay();
+  if (!replayFrames) return;
+  const last = replayFrames.length - 1;
+  if (where === "first") replayIndex = 0;
+  else if (where === "back") replayIndex = Math.max(0, replayIndex - 1);
+  else if (where === "forward") replayIndex = Math.min(last, replayIndex + 1);
+  else if (where === "last") replayIndex = last;
+  showFrame();
+}
+
+els.replay.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-step]");
+  if (button) step(button.dataset.step);
+});
+document.addEventListener("keydown", (event) => {
+  if (els.replay.hidden || event.target.matches("input, textarea, select")) return;
+  const map = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
+  if (map[event.key]) {
+    event.preventDefault();
+    step(map[event.key]);
+  }
+});
+
+if (els.chatForm) {
+  els.chatForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const value = els.chatText.value.trim();
+    if (!value || !socket || socket.readyState !== WebSocket.OPEN) return;
+    socket.send(JSON.stringify({ type: "chat", text: value }));
+    els.chatText.value = "";
+  });
+}
+
+clockTimer = setInterval(tickClock, 1000);
+window.matchClient = { act, get payload() { return payload; }, get socket() { return socket; } };
+
+await loadRenderer();
+if (payload.chat) renderChat(payload.chat);
+render();
+loadMoves();
+if (payload.status !== "aborted") connect();

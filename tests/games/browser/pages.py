@@ -1,0 +1,33 @@
+"""What every match-page browser test does: log in, wait for the page to move on, see the end."""
+
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.conftest import DEMO_PASSWORD
+
+# True once the page shows a newer version than ``v``, or the final result.
+CHANGED = """(v) => !document.getElementById('result').hidden
+  || (window.matchClient && window.matchClient.payload.version > v)"""
+
+
+def log_in(page, base, user):
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=login]", user.username)
+    page.fill("input[name=password]", DEMO_PASSWORD)
+    page.get_by_role("button", name="Sign In").click()
+    page.wait_for_url(f"{base}/")
+    return page
+
+
+def wait_for_change(page, seen):
+    """Wait until the page shows a newer version than ``seen`` (or the result); False after 20 s
+    without one. The page reloads itself when the match ends, which also counts."""
+    try:
+        page.wait_for_function(CHANGED, arg=seen, timeout=20_000)
+    except PlaywrightError as exc:
+        page.wait_for_load_state()
+        return "Timeout" not in str(exc)
+    return True
+
+
+def finished(page):
+    return page.locator("#result:not([hidden])").count() > 0

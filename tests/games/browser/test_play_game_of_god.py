@@ -1,0 +1,224 @@
+"""Game of God in the browser: a person plays a whole match against a Random bot by clicking
+the board (a stack, then one of its lit targets; a lone piece to challenge; a goal square to
+leave empty), and the board fits a phone."""
+
+import time
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+from .pages import finished, log_in, wait_for_change
+
+pytestmark = pytest.mark.browser
+
+MAX_CLICKS = 3000
+TIME_LIMIT = 120  # seconds; the person rushes forward: most games end within 120 of its moves
+CHALLENGES = 2  # the person challenges this often, then passes (a lost challenge may trap a piece)
+COLUMNS = "abcdefgh"
+
+# What the page offers: the board's clickable elements and the button list, side by side.
+OFFERS = """() => ({
+  board: [...document.querySelectorAll('#board svg [data-action]')].map((e) => e.dataset.action),
+  picks: [...document.querySelectorAll('#board svg [data-select]')].map((e) => e.dataset.select),
+  buttons: [...document.querySelectorAll('#actions button[data-action]')].map((e) => e.dataset.action),
+  view: window.matchClient ? window.matchClient.payload.view : null,
+  version: window.matchClient ? window.matchClient.payload.version : -1,
+})"""
+# Squares whose drawn stack carries a frozen or a trapped mark, and the drawn last dice.
+MARKS = """() => {
+  const cells = [...document.querySelectorAll('#board svg .gg-cell')];
+  const marked = (sel) => cells.filter((c) => c.querySelector(sel)).map((c) => c.dataset.square).sort();
+  const die = (who) => {
+    const t = document.querySelector(`#board svg .gg-die.${who} title`);
+    return t ? t.textContent : null;
+  };
+  return {
+    frozen: marked('.gg-frozen'), trapped: marked('.gg-lock'),
+    challenger: die('challenger'), defender: die('defender'),
+  };
+}"""
+
+
+def start_against_random(page, base, num_players):
+    page.goto(f"{base}/play/computer/")
+    page.select_option("select[name=game]", "game-of-god")
+    page.fill("input[name=num_players]", str(num_players))
+    page.select_option("select[name=bot]", "random")
+    page.get_by_role("button", name="Play against the computer").click()
+    page.wait_for_url(f"{base}/matches/*/")
+    page.wait_for_selector("#board svg.game-of-god")
+
+
+def offers(page):
+    try:
+        return page.evaluate(OFFERS)
+    except PlaywrightError:  # the page reloads itself when the match ends
+        page.wait_for_load_state()
+        return {"board": [], "picks": [], "buttons": [], "view": None, "version": -1}
+
+
+def neighbours(square):
+    c, r = COLUMNS.index(square[0]), int(square[1:])
+    for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        if 0 <= c + dc < 8 and 1 <= r + dr <= 8:
+            yield f"{COLUMNS[c + dc]}{r + dr}"
+
+
+def best_move(moves, view, seat, want_challenge):
+    """North rushes south: into South's goal area first, then the longest step forward; while
+    it still wants a challenge, a landing next to a lone opponent's piece comes first."""
+    opponent_goal = set(view["goal_areas"][1 - seat])
+    goals = opponent_goal | set(view["goal_areas"][seat])
+    stacks = view["stacks"]
+
+    def score(action):
+        f, t = action[5:].split("-")
+        value = (100 if t in opponent_goal else 0) + int(t[1:]) - int(f[1:])
+        lands_alone = t not in goals and t not in stacks
+        beside_lone = any(n not in goals and stacks.get(n) == [1 - seat] for n in neighbours(t))
+        if want_challenge and lands_alone and beside_lone:
+            value += 1000
+        return value
+
+    return max(moves, key=score)
+
+
+def play_one(page, seen, done):
+    """Make one move through the page on the position ``seen``; returns what it did, or None
+    when we are not to move."""
+    board, buttons, view = seen["board"], seen["buttons"], seen["view"]
+    if not buttons:
+        return None
+    # Every board element is a legal action of the list.
+    assert set(board) <= set(buttons), f"the board offers moves the page does not: {set(board) - set(buttons)}"
+    svg = page.locator("#board svg")
+    vacant = [a for a in buttons if a.startswith("vacant:")]
+    if vacant:
+        assert sorted(board) == sorted(vacant), "every column of the goal area is clickable"
+        svg.locator(f"[data-action='{vacant[len(vacant) // 2]}']").click()
+        return "vacant"
+    challenges = [a for a in buttons if a.startswith("challenge:")]
+    if challenges:
+        assert sorted(board) == sorted(challenges), "the pieces that may be challenged are clickable"
+        assert "pass" in buttons
+        if done["challenge"] < CHALLENGES:
+            svg.locator(f"[data-action='{challenges[0]}']").click()
+            return "challenge"
+        page.locator("#actions button[data-action=pass]").click()
+        return "pass"
+    if "trap" in buttons:
+        page.locator("#actions button[data-action=trap]").click()
+        return "trap"
+    moves = [a for a in buttons if a.startswith("move:")]
+    assert moves, buttons
+    froms = sorted({a[5:].split("-")[0] for a in moves})
+    assert sorted(seen["picks"]) == froms, "each stack that can move is offered on the board"
+    move = best_move(moves, view, 0, done["challenge"] < CHALLENGES)
+    start = move[5:].split("-")[0]
+    pick = svg.locator(f"[data-select='{start}']")
+    if done["move"] == 0 and len(froms) > 1:
+        # By keyboard: Enter picks the stack and moves on to its first target; Escape puts
+        # it back and no target stays lit.
+        pick.focus()
+        page.keyboard.press("Enter")
+        focused = page.evaluate("document.activeElement.dataset.action || ''")
+        assert focused.startswith(f"move:{start}-"), focused
+        page.keyboard.press("Escape")
+        assert offers(page)["board"] == []
+        pick = svg.locator(f"[data-select='{start}']")
+    if len(froms) > 1:  # a single movable stack is picked already
+        assert offers(page)["board"] == [], "no target is lit before a stack is picked"
+        pick.click()
+    targets = offers(page)["board"]
+    assert sorted(targets) == sorted(a for a in moves if a.startswith(f"move:{start}-")), targets
+    svg.locator(f"[data-action='{move}']").click()
+    return "move"
+
+
+def test_a_person_plays_a_whole_match_by_clicking_the_game_of_god_board(asgi_server, browser, make_user, screenshot):
+    person = make_user("stacker")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    log_in(page, asgi_server, person)
+    start_against_random(page, asgi_server, 2)
+    assert page.locator("#board svg .gg-square").count() == 64
+    bands = page.locator("#board svg .gg-band-text").all_text_contents()
+    assert "N · North goal area · stacker (you)" in bands, bands
+    assert "S · South goal area · Random" in bands, bands
+
+    done = {"vacant": 0, "challenge": 0, "pass": 0, "trap": 0, "move": 0}
+    dice_checked = 0
+    started = time.monotonic()
+    for _ in range(MAX_CLICKS):
+        if finished(page):
+            break
+        assert time.monotonic() - started < TIME_LIMIT, f"no end after {TIME_LIMIT} s; moves made: {done}"
+        # The position the move is made on: the next one starts once the page has moved past it.
+        seen = offers(page)
+        what = play_one(page, seen, done)
+        if what is not None:
+            done[what] += 1
+        wait_for_change(page, seen["version"])
+        if what == "challenge" and not finished(page):
+            # The dice are rolled at once: the board shows both rolls.
+            view = offers(page)["view"] or {}
+            marks = page.evaluate(MARKS)
+            dice = view.get("last_dice")
+            if dice and dice["challenger"] == 0:
+                assert marks["challenger"] == f"rolled {dice['challenger_roll']}", marks
+                assert marks["defender"] == f"rolled {dice['defender_roll']}", marks
+                dice_checked += 1
+    else:
+        pytest.fail(f"the match did not finish within {MAX_CLICKS} clicks; moves made: {done}")
+
+    page.wait_for_selector("#result:not([hidden])")
+    assert "Final ranking" in page.locator("#result").inner_text()
+    assert "stacker" in page.locator("#result").inner_text()
+    page.wait_for_selector("#board svg.game-of-god")
+    assert "Game over" in page.locator("#board svg .gg-status").text_content()
+    assert page.locator("#board svg [data-action], #board svg [data-select]").count() == 0
+    # The frozen and trapped marks stand exactly where the view has frozen and trapped pieces.
+    view = page.evaluate("window.matchClient.payload.view")
+    marks = page.evaluate(MARKS)
+    assert marks["frozen"] == sorted(view["frozen"]), (marks, view["frozen"])
+    assert marks["trapped"] == sorted(view["trapped"]), (marks, view["trapped"])
+    assert done["move"] > 0 and done["challenge"] > 0, done
+    assert dice_checked > 0, done
+    print(f"moves made through the page: {done} in {time.monotonic() - started:.1f} s")
+    screenshot(page, "game-of-god-finished")
+
+
+def test_four_goal_areas_are_drawn_and_the_board_fits_a_phone(asgi_server, browser, make_user, screenshot):
+    person = make_user("walker")
+    page = browser.new_page(viewport={"width": 375, "height": 800})
+    log_in(page, asgi_server, person)
+    start_against_random(page, asgi_server, 4)
+    # Set-up, then the bots' moves up to the person's first turn (the board then holds still);
+    # if the dice make the person a chooser, a square of the goal area is clicked.
+    for _ in range(40):
+        seen = offers(page)
+        if any(a.startswith("move:") for a in seen["buttons"]):
+            break
+        vacant = [a for a in seen["board"] if a.startswith("vacant:")]
+        if vacant:
+            assert sorted(vacant) == [f"vacant:{c}" for c in "bcdefg"], vacant
+            page.locator(f"#board svg [data-action='{vacant[0]}']").click()
+        wait_for_change(page, seen["version"])
+    else:
+        pytest.fail("the person never got a move")
+
+    svg = page.locator("#board svg.game-of-god")
+    bands = [b.split(" · ")[0] for b in svg.locator(".gg-band-text").all_text_contents()]
+    assert sorted(bands) == ["E", "N", "S", "W"]
+    assert page.locator("#board svg .gg-square.goal").count() == 24
+    # Five pairs on each side: every stack is drawn with its height and its side's letter.
+    view = seen["view"]
+    assert len(view["stacks"]) >= 20  # the first mover may have split a pair already
+    assert page.locator("#board svg .gg-board .gg-stack").count() == len(view["stacks"])
+    letters = svg.locator(".gg-board .gg-disc-letter").all_text_contents()
+    assert {"N", "E", "S", "W"} <= set(letters)
+    assert "narrow" in svg.get_attribute("class")
+    # Measured in one script run, since a bot's move redraws the board.
+    width = page.evaluate("document.querySelector('#board svg.game-of-god').getBoundingClientRect().width")
+    assert 0 < width <= 375
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    screenshot(page, "game-of-god-phone")

@@ -1,0 +1,209 @@
+"""The match socket, end to end through the real ASGI application and channel layer."""
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from games import services, state_cache
+from games.models import Match
+from portal.asgi import application
+
+from .helpers import fresh, start_two_player
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+HOST = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
+
+
+async def connect(match_id, user, query=""):
+    path = f"/ws/matches/{match_id}/" + (f"?{query}" if query else "")
+    communicator = WebsocketCommunicator(application, path, headers=HOST)
+    communicator.scope["user"] = user  # what AuthMiddlewareStack would set from the session cookie
+    connected, code = await communicator.connect(timeout=10)
+    return communicator, connected, code
+
+
+async def receive(communicator, kind, timeout=10):
+    """The next frame of ``kind`` (others, such as interleaved snapshots, are skipped)."""
+    while True:
+        frame = json.loads(await communicator.receive_from(timeout=timeout))
+        if frame["type"] == kind:
+            return frame
+
+
+@pytest.fixture
+def patch_auth(monkeypatch):
+    """Let tests choose the socket's user: the auth middleware would take it from the cookie."""
+    from channels import auth
+
+    holder = {}
+
+    async def resolve(self, scope):
+        scope["user"]._wrapped = holder.get("user", AnonymousUser())
+
+    monkeypatch.setattr(auth.AuthMiddleware, "resolve_scope", resolve)
+    return holder
+
+
+async def open_socket(patch_auth, match_id, user, query=""):
+    patch_auth["user"] = user
+    return await connect(match_id, user, query)
+
+
+async def test_each_seat_gets_its_own_snapshot_on_connect(alice, bob, patch_auth):
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    ws, ok, _ = await open_socket(patch_auth, match.pk, alice)
+    assert ok
+    snap = await receive(ws, "snapshot")
+    assert snap["seat"] == 0 and snap["version"] == match.version
+    assert [s["username"] for s in snap["seats"]] == ["alice", "bob"]
+    assert (snap["legal_actions"] != []) == (match.to_move == 0)
+    assert "chat" in snap and "clock" in snap
+    await ws.disconnect()
+
+
+async def test_an_action_over_the_socket_is_acked_and_broadcast_to_every_seat_and_spectator(
+    alice, bob, make_user, patch_auth
+):
+    eve = await sync_to_async(make_user)("eve")
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    mover, other = (alice, bob) if match.to_move == 0 else (bob, alice)
+    sockets = {}
+    for user in (mover, other, eve):
+        ws, ok, _ = await open_socket(patch_auth, match.pk, user)
+        assert ok
+        await receive(ws, "snapshot")
+        sockets[user.username] = ws
+    state = await sync_to_async(state_cache.load)(match)
+    action = state.legal_actions()[0]
+    await sockets[mover.username].send_to(
+        text_data=json.dumps({"type": "act", "action": action, "version": match.version})
+    )
+    ack = await receive(sockets[mover.username], "ack")
+    assert ack["version"] > match.version
+    for name, ws in sockets.items():
+        snap = await receive(ws, "snapshot")
+        assert snap["version"] == ack["version"]
+        assert snap["seat"] == {mover.username: mover_seat(match, mover), other.username: mover_seat(match, other)}.get(
+            name
+        )
+        await ws.disconnect()
+
+
+def mover_seat(match, user):
+    return 0 if user.pk == match.creator_id else 1
+
+
+@pytest.mark.parametrize(
+    "frame, code",
+    [
+        ("not json", "bad_request"),
+        ("[1, 2]", "bad_request"),
+        (json.dumps({"type": "dance"}), "bad_request"),
+        (json.dumps({"type": "act", "action": "move:a1-a2"}), "bad_request"),
+        (json.dumps({"type": "act", "action": "x" * 5000, "version": 1}), "bad_request"),
+    ],
+)
+async def test_malformed_frames_get_an_error_and_the_socket_stays_open(alice, bob, patch_auth, frame, code):
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    ws, ok, _ = await open_socket(patch_auth, match.pk, alice)
+    await receive(ws, "snapshot")
+    await ws.send_to(text_data=frame)
+    error = await receive(ws, "error")
+    assert error["code"] == code and error["message"]
+    await ws.send_to(text_data=json.dumps({"type": "ping"}))
+    assert (await receive(ws, "pong"))["type"] == "pong"
+    assert (await sync_to_async(fresh)(match.pk)).version == match.version
+    await ws.disconnect()
+
+
+async def test_errors_carry_their_codes_and_a_stale_version_gets_a_fresh_snapshot(alice, bob, make_user, patch_auth):
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    mover, other = (alice, bob) if match.to_move == 0 else (bob, alice)
+    state = await sync_to_async(state_cache.load)(match)
+    action = state.legal_actions()[0]
+    ws, _, _ = await open_socket(patch_auth, match.pk, other)
+    await receive(ws, "snapshot")
+    await ws.send_to(text_data=json.dumps({"type": "act", "action": action, "version": match.version}))
+    assert (await receive(ws, "error"))["code"] == "not_your_turn"
+    await ws.disconnect()
+
+    ws, _, _ = await open_socket(patch_auth, match.pk, mover)
+    await receive(ws, "snapshot")
+    await ws.send_to(text_data=json.dumps({"type": "act", "action": "move:a1-h8", "version": match.version}))
+    assert (await receive(ws, "error"))["code"] == "illegal"
+    await ws.send_to(text_data=json.dumps({"type": "act", "action": action, "version": match.version - 1}))
+    assert (await receive(ws, "error"))["code"] == "stale"
+    assert (await receive(ws, "snapshot"))["version"] == match.version
+    await ws.disconnect()
+
+    eve = await sync_to_async(make_user)("eve")
+    ws, _, _ = await open_socket(patch_auth, match.pk, eve)
+    await receive(ws, "snapshot")
+    await ws.send_to(text_data=json.dumps({"type": "act", "action": action, "version": match.version}))
+    assert (await receive(ws, "error"))["code"] == "not_seated"
+    await ws.disconnect()
+    assert (await sync_to_async(fresh)(match.pk)).version == match.version
+
+
+async def test_a_flood_of_frames_is_refused_and_the_socket_stays_open(alice, bob, patch_auth):
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    ws, _, _ = await open_socket(patch_auth, match.pk, alice)
+    await receive(ws, "snapshot")
+    for _ in range(30):
+        await ws.send_to(text_data=json.dumps({"type": "ping"}))
+    frames = [json.loads(await ws.receive_from(timeout=10)) for _ in range(30)]
+    assert sum(f["type"] == "pong" for f in frames) == 20
+    assert any(f["type"] == "error" and "slow down" in f["message"] for f in frames)
+    await ws.disconnect()
+
+
+async def test_invite_only_matches_refuse_sockets_without_the_token(alice, bob, make_user, patch_auth):
+    match = await sync_to_async(services.match_create)(
+        user=alice, game="game-of-god", num_players=2, visibility="invite"
+    )
+    eve = await sync_to_async(make_user)("eve")
+    ws, ok, code = await open_socket(patch_auth, match.pk, eve)
+    assert not ok and code == 4403
+    ws, ok, _ = await open_socket(patch_auth, match.pk, eve, f"token={match.invite_token}")
+    assert ok
+    await ws.disconnect()
+
+
+async def test_the_face_down_card_never_travels_on_the_wire(alice, bob, make_user, patch_auth):
+    carol = await sync_to_async(make_user)("carol")
+    match = await sync_to_async(services.match_create)(user=alice, game="dice-territory", num_players=3)
+    await sync_to_async(services.match_join)(match_id=match.pk, user=bob)
+    await sync_to_async(services.match_join)(match_id=match.pk, user=carol)
+    match = await sync_to_async(fresh)(match.pk)
+    hidden = await sync_to_async(
+        lambda: match.moves.filter(action__startswith="card:").order_by("index").first().action
+    )()
+    letter = hidden.split(":")[1]
+    for user in (alice, bob, carol, AnonymousUser()):
+        ws, ok, _ = await open_socket(patch_auth, match.pk, user)
+        raw = await ws.receive_from(timeout=10)
+        payload = json.loads(raw)
+        assert payload["type"] == "snapshot"
+        assert hidden not in raw
+        assert payload["view"]["card"] is None or payload["view"]["card"]["letter"] is None
+        cards = [c for c in payload["view"].get("cards_played", []) if c.get("letter") == letter]
+        assert cards == []
+        await ws.disconnect()
+
+
+async def test_chat_is_broadcast_escaped_by_the_page_and_stored(alice, bob, patch_auth):
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    ws_a, _, _ = await open_socket(patch_auth, match.pk, alice)
+    await receive(ws_a, "snapshot")
+    ws_b, _, _ = await open_socket(patch_auth, match.pk, bob)
+    await receive(ws_b, "snapshot")
+    await ws_a.send_to(text_data=json.dumps({"type": "chat", "text": "<img src=x onerror=alert(1)> gl"}))
+    for ws in (ws_a, ws_b):
+        message = (await receive(ws, "chat"))["message"]
+        assert message["user"] == "alice" and message["text"] == "<img src=x onerror=alert(1)> gl"
+        await ws.disconnect()
+    assert await sync_to_async(lambda: Match.objects.get(pk=match.pk).chat_messages.count())() == 1
