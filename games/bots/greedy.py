@@ -1,0 +1,68 @@
+"""Greedy: the action that most improves the bot's own score margin after one step."""
+
+from __future__ import annotations
+
+import random
+
+from ..engines.base import CHANCE, State
+from .base import Bot, margin, sample_outcome
+
+# How many positions one decision may score in all when it averages over chance outcomes: the
+# expectation is exact while an action's outcomes fit in its share, and sampled beyond.
+LEAF_BUDGET = 600
+MAX_LEAVES_PER_ACTION = 36
+
+
+class GreedyBot(Bot):
+    """Looks one step ahead: for each legal action, the seat's score minus the best other
+    score once the action is applied, averaged over the chance outcomes that follow it
+    (exactly when they are few, by sampling when many). The best action wins; ties are
+    broken at random."""
+
+    name = "greedy"
+    label = "Greedy"
+    description = (
+        "Looks one move ahead and takes the move that most improves its lead on points, "
+        "averaging over the dice and draws that follow. It never plans further."
+    )
+
+    def __init__(self, leaf_budget: int = LEAF_BUDGET):
+        self.leaf_budget = leaf_budget
+
+    def choose(self, state: State, seat: int, rng: random.Random | None = None) -> str:
+        rng = rng if rng is not None else random.Random()
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        world = state.determinised(seat, rng)
+        per_action = max(1, min(MAX_LEAVES_PER_ACTION, self.leaf_budget // len(legal)))
+        best_value = None
+        best: list[str] = []
+        for action in world.legal_actions():
+            after = world.clone()
+            after.apply(action)
+            value = self._expected_margin(after, seat, per_action, rng)
+            if best_value is None or value > best_value + 1e-9:
+                best_value, best = value, [action]
+            elif value > best_value - 1e-9:
+                best.append(action)
+        return best[0] if len(best) == 1 else rng.choice(best)
+
+    def _expected_margin(self, state: State, seat: int, leaves: int, rng: random.Random) -> float:
+        if state.current_player() != CHANCE:
+            return margin(state.scores(), seat)
+        outcomes = state.chance_outcomes()
+        if len(outcomes) <= leaves:
+            share = leaves // len(outcomes)
+            total = 0.0
+            for outcome, p in outcomes:
+                child = state.clone()
+                child.apply(outcome)
+                total += p * self._expected_margin(child, seat, share, rng)
+            return total
+        total = 0.0
+        for _ in range(leaves):
+            child = state.clone()
+            child.apply(sample_outcome(outcomes, rng))
+            total += self._expected_margin(child, seat, 1, rng)
+        return total / leaves
