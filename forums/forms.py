@@ -1,0 +1,59 @@
+from django import forms
+
+from .models import Forum, Post, Topic
+
+MARKDOWN_HELP = "Markdown: **bold**, *italic*, - lists, > quotes, `code`, [links](https://…). HTML is shown as text."
+
+
+class PostForm(forms.Form):
+    body = forms.CharField(
+        label="Your reply",
+        max_length=Post.BODY_MAX,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 8, "id": "reply-body"}),
+        help_text=MARKDOWN_HELP,
+    )
+
+
+class TopicForm(forms.Form):
+    title = forms.CharField(label="Title", max_length=Topic.TITLE_MAX)
+    body = forms.CharField(
+        label="Message", max_length=Post.BODY_MAX, strip=False, widget=forms.Textarea(attrs={"rows": 12}),
+        help_text=MARKDOWN_HELP,
+    )
+
+
+class PostEditForm(forms.Form):
+    title = forms.CharField(label="Title of the topic", max_length=Topic.TITLE_MAX, required=False)
+    body = forms.CharField(
+        label="Message", max_length=Post.BODY_MAX, strip=False, widget=forms.Textarea(attrs={"rows": 12}),
+        help_text=MARKDOWN_HELP,
+    )
+
+    def __init__(self, *args, edits_title: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if edits_title:
+            self.fields["title"].required = True
+        else:
+            del self.fields["title"]
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        label="Reason", max_length=1000, widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Kept in the moderation log and shown to moderators.",
+    )
+
+
+class MoveForm(forms.Form):
+    forum = forms.ModelChoiceField(label="Move to", queryset=Forum.objects.all(), empty_label=None)
+    reason = forms.CharField(label="Reason (optional)", max_length=1000, required=False)
+
+    def __init__(self, *args, topic=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if topic is not None:
+            self.fields["forum"].queryset = Forum.objects.exclude(pk=topic.forum_id)
+
+
+class SearchForm(forms.Form):
+    q = forms.CharField(label="Search the forum", max_length=200, required=False)

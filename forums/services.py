@@ -1,0 +1,312 @@
+"""Writes of the forums: forums for the games, topics, posts and moderation.
+
+Keyword-only ``<noun>_<verb>`` functions. A user's mistake raises ``ForumError`` with a message
+to show; an action the user may not take raises ``PermissionDenied`` (a 403). Either way nothing
+changes. Rate limiting is a matter of the request and lives in ``forums.ratelimits``.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from games.engines import all_games
+from games.models import Match
+from portal.markdown import render_markdown
+
+from . import selectors
+from .models import GENERAL_SLUG, Forum, ModerationLog, Post, Topic
+
+
+class ForumError(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def game_forum_description(name: str) -> str:
+    return f"Everything about {name}: rules questions, strategy, memorable matches."
+
+
+GENERAL_NAME = "General"
+GENERAL_DESCRIPTION = "The portal, the community, and anything that is not about one game."
+
+
+def forum_ensure_for_games(*, using: str = "default") -> list[Forum]:
+    """Create the general forum and one forum per registered game where missing.
+
+    Idempotent: existing forums are left as they are (a moderator may have renamed them).
+    Called after every ``migrate`` (post_migrate), so a game added to the registry later gets
+    its forum without a migration. Returns the forums it created.
+    """
+    created = []
+    forums = Forum.objects.using(using)
+    with transaction.atomic(using=using):
+        if not forums.filter(slug=GENERAL_SLUG).exists():
+            created.append(
+                forums.create(slug=GENERAL_SLUG, name=GENERAL_NAME, description=GENERAL_DESCRIPTION, position=0)
+            )
+        have = set(forums.exclude(game="").values_list("game", flat=True))
+        position = max(forums.values_list("position", flat=True), default=0)
+        for game in all_games():
+            if game.slug in have:
+                continue
+            slug = game.slug if not forums.filter(slug=game.slug).exists() else f"{game.slug}-game"
+            position += 1
+            created.append(
+                forums.create(
+                    slug=slug,
+                    name=game.name,
+                    description=game_forum_description(game.name),
+                    game=game.slug,
+                    position=position,
+                )
+            )
+    return created
+
+
+# --- Topics and posts ----------------------------------------------------------------------
+
+
+def _require_user(user) -> None:
+    if user is None or not user.is_authenticated:
+        raise PermissionDenied("Log in to post in the forum.")
+
+
+def _clean_title(title: str) -> str:
+    title = " ".join((title or "").split())
+    if not title:
+        raise ForumError("Give the topic a title.")
+    if len(title) > Topic.TITLE_MAX:
+        raise ForumError(f"A title has at most {Topic.TITLE_MAX} characters; this one has {len(title)}.")
+    return title
+
+
+def _clean_body(body: str) -> str:
+    body = (body or "").replace("\r\n", "\n").strip("\n").rstrip()
+    if not body.strip():
+        raise ForumError("Write something first: the post is empty.")
+    if len(body) > Post.BODY_MAX:
+        raise ForumError(f"A post has at most {Post.BODY_MAX:,} characters; this one has {len(body):,}.")
+    return body
+
+
+def _new_post(*, topic: Topic, user, body: str) -> Post:
+    return Post.objects.create(topic=topic, author=user, body=body, body_html=render_markdown(body))
+
+
+def topic_create(*, forum_id: int, user, title: str, body: str, match_id: int | None = None) -> Topic:
+    """Open a topic in a forum with its first post."""
+    _require_user(user)
+    title = _clean_title(title)
+    body = _clean_body(body)
+    forum = Forum.objects.filter(pk=forum_id).first()
+    if forum is None:
+        raise ForumError("That forum does not exist.")
+    with transaction.atomic():
+        topic = Topic.objects.create(
+            forum=forum, title=title, author=user, last_activity_at=timezone.now(), match_id=match_id
+        )
+        post = _new_post(topic=topic, user=user, body=body)
+        Topic.objects.filter(pk=topic.pk).update(last_activity_at=post.created_at)
+        topic.last_activity_at = post.created_at
+    return topic
+
+
+def post_create(*, topic_id: int, user, body: str) -> Post:
+    """Reply to a topic. A locked or deleted topic takes no replies."""
+    _require_user(user)
+    body = _clean_body(body)
+    with transaction.atomic():
+        topic = Topic.objects.select_for_update().filter(pk=topic_id).first()
+        if topic is None or topic.is_hidden:
+            raise ForumError("That topic does not exist or was deleted.")
+        if topic.locked:
+            raise ForumError("This topic is locked: it takes no new replies.")
+        post = _new_post(topic=topic, user=user, body=body)
+        topic.last_activity_at = post.created_at
+        topic.save(update_fields=["last_activity_at"])
+    return post
+
+
+def post_edit(*, post_id: int, user, body: str, title: str | None = None) -> Post:
+    """The author edits their own post (and, on a topic's first post, the topic's title)."""
+    _require_user(user)
+    with transaction.atomic():
+        post = Post.objects.select_for_update().select_related("topic").filter(pk=post_id).first()
+        if post is None or post.is_hidden or post.topic.is_hidden:
+            raise ForumError("That post does not exist or was deleted.")
+        if post.author_id != user.pk:
+            raise PermissionDenied("You can edit only your own posts.")
+        if post.topic.locked:
+            raise ForumError("This topic is locked: its posts can no longer be edited.")
+        body = _clean_body(body)
+        topic = post.topic
+        if title is not None and selectors.first_post_id(topic) == post.pk:
+            topic.title = _clean_title(title)
+            topic.save(update_fields=["title"])
+        if body != post.body:
+            post.body = body
+            post.body_html = render_markdown(body)
+            post.edited_at = timezone.now()
+            post.save(update_fields=["body", "body_html", "edited_at"])
+    return post
+
+
+def topic_discuss_match(*, match_id: int, user) -> tuple[Topic, bool]:
+    """Open the topic about a match in its game's forum, or return the one already open.
+
+    Returns (topic, created). Only public matches that are over are discussed in the open:
+    talking about a match being played would help its players.
+    """
+    _require_user(user)
+    match = Match.objects.filter(pk=match_id).prefetch_related("seats__user").first()
+    if match is None or match.visibility != Match.Visibility.PUBLIC:
+        raise ForumError("That match does not exist or is not public.")
+    existing = selectors.match_topic(match_id)
+    if existing is not None:
+        return existing, False
+    if not match.is_over:
+        raise ForumError("A match is discussed in the forum once it is over; use the match chat meanwhile.")
+    forum = Forum.objects.filter(game=match.game).first() or Forum.objects.filter(slug=GENERAL_SLUG).first()
+    if forum is None:
+        raise ForumError("The forum of this game does not exist yet.")
+    seats = sorted(match.seats.all(), key=lambda s: s.index)
+    players = ", ".join(s.user.username if s.user else "empty seat" for s in seats)
+    title = f"{match.game_name} match #{match.pk}: {players}"
+    if len(title) > Topic.TITLE_MAX:
+        title = title[: Topic.TITLE_MAX - 1] + "…"
+    lines = [f"Let's talk about [{match.game_name} match #{match.pk}]({reverse('match', args=[match.pk])})."]
+    if match.status == Match.Status.FINISHED:
+        lines.append("")
+        for seat in sorted(seats, key=lambda s: (s.place or 99, s.index)):
+            name = seat.user.username if seat.user else "empty seat"
+            score = "" if seat.score is None else f", {seat.score} points"
+            lines.append(f"{seat.place or '-'}. {name}{score}")
+    else:
+        lines.append("")
+        lines.append("The match was aborted.")
+    try:
+        with transaction.atomic():
+            topic = topic_create(forum_id=forum.pk, user=user, title=title, body="\n".join(lines), match_id=match.pk)
+    except IntegrityError:  # someone opened it a moment ago
+        topic = selectors.match_topic(match_id)
+        if topic is None:
+            raise
+        return topic, False
+    return topic, True
+
+
+# --- Moderation ----------------------------------------------------------------------------
+
+
+def _require_moderator(user) -> None:
+    if user is None or not user.is_authenticated or not user.is_staff:
+        raise PermissionDenied("Only moderators can do this.")
+
+
+def _locked_topic(topic_id: int) -> Topic:
+    topic = Topic.objects.select_for_update().select_related("forum").filter(pk=topic_id).first()
+    if topic is None:
+        raise ForumError("That topic does not exist.")
+    return topic
+
+
+def _log(*, moderator, action, topic=None, post=None, reason="", detail="") -> ModerationLog:
+    return ModerationLog.objects.create(
+        moderator=moderator, action=action, topic=topic, post=post, reason=reason.strip(), detail=detail
+    )
+
+
+def topic_set_pinned(*, topic_id: int, moderator, pinned: bool, reason: str = "") -> Topic:
+    _require_moderator(moderator)
+    with transaction.atomic():
+        topic = _locked_topic(topic_id)
+        if topic.pinned == pinned:
+            raise ForumError("The topic is already pinned." if pinned else "The topic is not pinned.")
+        topic.pinned = pinned
+        topic.save(update_fields=["pinned"])
+        action = ModerationLog.Action.PIN if pinned else ModerationLog.Action.UNPIN
+        _log(moderator=moderator, action=action, topic=topic, reason=reason, detail=topic.title)
+    return topic
+
+
+def topic_set_locked(*, topic_id: int, moderator, locked: bool, reason: str = "") -> Topic:
+    _require_moderator(moderator)
+    with transaction.atomic():
+        topic = _locked_topic(topic_id)
+        if topic.locked == locked:
+            raise ForumError("The topic is already locked." if locked else "The topic is not locked.")
+        topic.locked = locked
+        topic.save(update_fields=["locked"])
+        action = ModerationLog.Action.LOCK if locked else ModerationLog.Action.UNLOCK
+        _log(moderator=moderator, action=action, topic=topic, reason=reason, detail=topic.title)
+    return topic
+
+
+def topic_move(*, topic_id: int, moderator, forum_id: int, reason: str = "") -> Topic:
+    _require_moderator(moderator)
+    with transaction.atomic():
+        topic = _locked_topic(topic_id)
+        target = Forum.objects.filter(pk=forum_id).first()
+        if target is None:
+            raise ForumError("That forum does not exist.")
+        if target.pk == topic.forum_id:
+            raise ForumError(f"The topic is already in {target.name}.")
+        detail = f"{topic.title}: from {topic.forum.name} to {target.name}"
+        topic.forum = target
+        topic.save(update_fields=["forum"])
+        _log(moderator=moderator, action=ModerationLog.Action.MOVE, topic=topic, reason=reason, detail=detail)
+    return topic
+
+
+def _clean_reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ForumError("Give a reason: it is kept in the moderation log.")
+    return reason
+
+
+def topic_hide(*, topic_id: int, moderator, reason: str) -> Topic:
+    """Delete a topic for readers. The rows stay, with who hid it and why."""
+    _require_moderator(moderator)
+    reason = _clean_reason(reason)
+    with transaction.atomic():
+        topic = _locked_topic(topic_id)
+        if topic.is_hidden:
+            raise ForumError("The topic is already deleted.")
+        topic.hidden_at = timezone.now()
+        topic.hidden_by = moderator
+        topic.hidden_reason = reason
+        topic.save(update_fields=["hidden_at", "hidden_by", "hidden_reason"])
+        action = ModerationLog.Action.HIDE_TOPIC
+        _log(moderator=moderator, action=action, topic=topic, reason=reason, detail=topic.title)
+    return topic
+
+
+def post_hide(*, post_id: int, moderator, reason: str) -> Post:
+    """Delete a post for readers: a placeholder shows where it was; the text stays for moderators."""
+    _require_moderator(moderator)
+    reason = _clean_reason(reason)
+    with transaction.atomic():
+        post = Post.objects.select_for_update().select_related("topic").filter(pk=post_id).first()
+        if post is None:
+            raise ForumError("That post does not exist.")
+        if post.is_hidden:
+            raise ForumError("The post is already deleted.")
+        post.hidden_at = timezone.now()
+        post.hidden_by = moderator
+        post.hidden_reason = reason
+        post.save(update_fields=["hidden_at", "hidden_by", "hidden_reason"])
+        author = post.author.username if post.author else "a deleted user"
+        _log(
+            moderator=moderator,
+            action=ModerationLog.Action.HIDE_POST,
+            topic=post.topic,
+            post=post,
+            reason=reason,
+            detail=f"post by {author} in {post.topic.title}",
+        )
+    return post

@@ -1,0 +1,328 @@
+"""Pages of the forums. Anyone reads; signed-in users post; staff moderate.
+
+Thin: reads come from selectors, writes go through services; the rate limit on posting is
+checked here because it belongs to the request (see forums.ratelimits).
+"""
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from . import ratelimits, selectors, services
+from .forms import MoveForm, PostEditForm, PostForm, ReasonForm, SearchForm, TopicForm
+
+RATE_LIMITED = 429
+
+
+def _paginate(items, per_page, number, query_prefix=""):
+    """A page of ``items`` with the page numbers to link (``links``, gaps elided) and the query
+    string the links keep (``query_prefix``, e.g. "q=castle&")."""
+    page = Paginator(items, per_page).get_page(number)
+    page.links = list(page.paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1))
+    return page
+
+
+def _forum_or_404(slug):
+    forum = selectors.forum_by_slug(slug)
+    if forum is None:
+        raise Http404("No such forum")
+    return forum
+
+
+def _topic_or_404(request, topic_id):
+    topic = selectors.topic_for(topic_id, request.user)
+    if topic is None:
+        raise Http404("No such topic")
+    return topic
+
+
+def _post_or_404(request, post_id):
+    post = selectors.post_for(post_id, request.user)
+    if post is None:
+        raise Http404("No such post")
+    return post
+
+
+def _require_moderator(request):
+    if not selectors.can_moderate(request.user):
+        raise PermissionDenied("Only moderators can do this.")
+
+
+def forum_index(request):
+    return render(request, "forums/index.html", {"forums": selectors.forum_list(), "search_form": SearchForm()})
+
+
+def forum_detail(request, slug):
+    forum = _forum_or_404(slug)
+    page = _paginate(selectors.forum_topics(forum), selectors.TOPICS_PER_PAGE, request.GET.get("page"))
+    selectors.attach_last_posts(page.object_list)
+    return render(request, "forums/forum_detail.html", {"forum": forum, "page": page})
+
+
+def _can_reply(request, topic) -> bool:
+    return request.user.is_authenticated and not topic.locked and not topic.is_hidden
+
+
+def _render_topic(request, topic, *, form=None, page_number=None, status=200):
+    number = page_number if page_number is not None else request.GET.get("page")
+    page = _paginate(selectors.topic_posts(topic), selectors.POSTS_PER_PAGE, number)
+    can_reply = _can_reply(request, topic)
+    if form is None and can_reply:
+        initial = {}
+        quoted = request.GET.get("quote", "")
+        if quoted.isdigit():
+            post = topic.posts.filter(pk=int(quoted), hidden_at__isnull=True).select_related("author").first()
+            if post is not None:
+                initial["body"] = selectors.quote_markdown(post)
+        form = PostForm(initial=initial)
+    # The Markdown each visible post would be quoted with, for the quote button's script.
+    quotes = (
+        {str(p.pk): selectors.quote_markdown(p) for p in page.object_list if not p.is_hidden} if can_reply else None
+    )
+    context = {
+        "forum": topic.forum,
+        "topic": topic,
+        "page": page,
+        "form": form,
+        "can_reply": can_reply,
+        "can_moderate": selectors.can_moderate(request.user),
+        "first_post_id": selectors.first_post_id(topic),
+        "quotes": quotes,
+    }
+    return render(request, "forums/topic_detail.html", context, status=status)
+
+
+def topic_detail(request, topic_id):
+    return _render_topic(request, _topic_or_404(request, topic_id))
+
+
+@login_required
+def topic_reply(request, topic_id):
+    topic = _topic_or_404(request, topic_id)
+    if request.method != "POST":
+        return redirect(topic)
+    form = PostForm(request.POST)
+    last_page = Paginator(selectors.topic_posts(topic), selectors.POSTS_PER_PAGE).num_pages
+    if not form.is_valid():
+        return _render_topic(request, topic, form=form, page_number=last_page, status=400)
+    refusal = ratelimits.refusal(request)
+    if refusal:
+        form.add_error(None, refusal)
+        return _render_topic(request, topic, form=form, page_number=last_page, status=RATE_LIMITED)
+    try:
+        post = services.post_create(topic_id=topic.pk, user=request.user, body=form.cleaned_data["body"])
+    except services.ForumError as exc:
+        form.add_error(None, exc.message)
+        return _render_topic(request, topic, form=form, page_number=last_page, status=400)
+    ratelimits.record(request)
+    return redirect(post)
+
+
+@login_required
+def topic_new(request, slug):
+    forum = _forum_or_404(slug)
+    form = TopicForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            refusal = ratelimits.refusal(request)
+            if refusal:
+                form.add_error(None, refusal)
+                status = RATE_LIMITED
+            else:
+                try:
+                    topic = services.topic_create(
+                        forum_id=forum.pk,
+                        user=request.user,
+                        title=form.cleaned_data["title"],
+                        body=form.cleaned_data["body"],
+                    )
+                except services.ForumError as exc:
+                    form.add_error(None, exc.message)
+                    status = 400
+                else:
+                    ratelimits.record(request)
+                    return redirect(topic)
+        else:
+            status = 400
+    return render(request, "forums/topic_new.html", {"forum": forum, "form": form}, status=status)
+
+
+def post_permalink(request, post_id):
+    post = _post_or_404(request, post_id)
+    url = reverse("forum-topic", args=[post.topic_id])
+    page = selectors.post_page_number(post)
+    if page > 1:
+        url += f"?page={page}"
+    return redirect(f"{url}#post-{post.pk}")
+
+
+@login_required
+def post_edit(request, post_id):
+    post = _post_or_404(request, post_id)
+    if post.author_id != request.user.pk:
+        raise PermissionDenied("You can edit only your own posts.")
+    if post.is_hidden:
+        raise Http404("This post was deleted")
+    topic = post.topic
+    edits_title = selectors.first_post_id(topic) == post.pk
+    initial = {"body": post.body, "title": topic.title}
+    form = PostEditForm(request.POST or None, initial=initial, edits_title=edits_title)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.post_edit(
+                    post_id=post.pk,
+                    user=request.user,
+                    body=form.cleaned_data["body"],
+                    title=form.cleaned_data.get("title") if edits_title else None,
+                )
+            except services.ForumError as exc:
+                form.add_error(None, exc.message)
+                status = 400
+            else:
+                messages.success(request, "Your post was updated.")
+                return redirect(post)
+        else:
+            status = 400
+    return render(
+        request, "forums/post_edit.html", {"post": post, "topic": topic, "forum": topic.forum, "form": form},
+        status=status,
+    )
+
+
+@login_required
+def discuss_match(request, match_id):
+    """Open (once) the topic about a match, or go to the one already open.
+
+    POST opens it; a GET (after logging in on the way) only goes to an open topic or back to the match.
+    """
+    existing = selectors.match_topic(match_id)
+    if existing is not None:
+        return redirect(existing)
+    back = reverse("match", args=[match_id])
+    if request.method != "POST":
+        return redirect(back)
+    refusal = ratelimits.refusal(request, text_kept=False)
+    if refusal:
+        messages.error(request, refusal)
+        return redirect(back)
+    try:
+        topic, created = services.topic_discuss_match(match_id=match_id, user=request.user)
+    except services.ForumError as exc:
+        messages.error(request, exc.message)
+        return redirect(back)
+    if created:
+        ratelimits.record(request)
+        messages.success(request, "The topic is open: say what you think of the match.")
+    return redirect(topic)
+
+
+def search(request):
+    form = SearchForm(request.GET or None)
+    query = form.cleaned_data["q"].strip() if form.is_valid() else ""
+    page = None
+    if query:
+        page = _paginate(selectors.post_search(query), selectors.POSTS_PER_PAGE, request.GET.get("page"))
+    context = {"form": form, "query": query, "page": page, "query_prefix": urlencode({"q": query}) + "&"}
+    return render(request, "forums/search.html", context)
+
+
+# --- Moderation ----------------------------------------------------------------------------
+
+_TOGGLES = {
+    "pin": (services.topic_set_pinned, "pinned", True, "The topic is pinned."),
+    "unpin": (services.topic_set_pinned, "pinned", False, "The topic is no longer pinned."),
+    "lock": (services.topic_set_locked, "locked", True, "The topic is locked."),
+    "unlock": (services.topic_set_locked, "locked", False, "The topic is unlocked."),
+}
+
+
+@require_POST
+@login_required
+def topic_moderate(request, topic_id):
+    """Pin, unpin, lock or unlock a topic (the ``action`` field)."""
+    _require_moderator(request)
+    topic = _topic_or_404(request, topic_id)
+    toggle = _TOGGLES.get(request.POST.get("action", ""))
+    if toggle is None:
+        messages.error(request, "Unknown moderation action.")
+        return redirect(topic)
+    call, field, value, done = toggle
+    try:
+        call(topic_id=topic.pk, moderator=request.user, reason=request.POST.get("reason", ""), **{field: value})
+    except services.ForumError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, done)
+    return redirect(topic)
+
+
+@login_required
+def topic_move(request, topic_id):
+    _require_moderator(request)
+    topic = _topic_or_404(request, topic_id)
+    form = MoveForm(request.POST or None, topic=topic)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.topic_move(
+                topic_id=topic.pk,
+                moderator=request.user,
+                forum_id=form.cleaned_data["forum"].pk,
+                reason=form.cleaned_data["reason"],
+            )
+        except services.ForumError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"The topic moved to {form.cleaned_data['forum'].name}.")
+            return redirect(topic)
+    return render(request, "forums/topic_move.html", {"topic": topic, "forum": topic.forum, "form": form})
+
+
+@login_required
+def topic_delete(request, topic_id):
+    _require_moderator(request)
+    topic = _topic_or_404(request, topic_id)
+    form = ReasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.topic_hide(topic_id=topic.pk, moderator=request.user, reason=form.cleaned_data["reason"])
+        except services.ForumError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, "The topic is deleted; the reason is in the moderation log.")
+            return redirect(topic.forum)
+    context = {"form": form, "topic": topic, "forum": topic.forum, "post": None}
+    return render(request, "forums/confirm_delete.html", context)
+
+
+@login_required
+def post_delete(request, post_id):
+    _require_moderator(request)
+    post = _post_or_404(request, post_id)
+    form = ReasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.post_hide(post_id=post.pk, moderator=request.user, reason=form.cleaned_data["reason"])
+        except services.ForumError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, "The post is deleted; the reason is in the moderation log.")
+            return redirect(post)
+    context = {"form": form, "topic": post.topic, "forum": post.topic.forum, "post": post}
+    return render(request, "forums/confirm_delete.html", context)
+
+
+@login_required
+def moderation_log(request):
+    _require_moderator(request)
+    page = _paginate(selectors.moderation_log(), 50, request.GET.get("page"))
+    return render(request, "forums/moderation_log.html", {"page": page})

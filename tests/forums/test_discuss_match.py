@@ -1,0 +1,99 @@
+"""'Discuss this match': one topic per match, in its game's forum, opened from the match page."""
+
+import pytest
+
+from forums.models import Post, Topic
+from games import services as game_services
+from games.models import Match
+
+from .conftest import login
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def finished_match(alice, bob):
+    match = game_services.match_create(user=alice, game="game-of-god", num_players=2)
+    game_services.match_join(match_id=match.pk, user=bob, token=match.invite_token)
+    game_services.match_resign(match_id=match.pk, user=bob)
+    match = Match.objects.get(pk=match.pk)
+    assert match.status == Match.Status.FINISHED
+    return match
+
+
+def test_the_match_page_of_a_finished_match_offers_to_discuss_it(client, alice, finished_match):
+    login(client, alice)
+    page = client.get(f"/matches/{finished_match.pk}/").content.decode()
+    assert f'action="/forum/discuss/{finished_match.pk}/"' in page and "Discuss this match" in page
+
+
+def test_discussing_a_match_opens_one_topic_in_its_game_forum(client, alice, bob, game_forum, finished_match, clock):
+    login(client, bob)
+    response = client.post(f"/forum/discuss/{finished_match.pk}/")
+    topic = Topic.objects.get()
+    assert response["Location"] == topic.get_absolute_url()
+    assert topic.forum == game_forum and topic.match_id == finished_match.pk and topic.author == bob
+    first = Post.objects.get(topic=topic)
+    assert f'href="/matches/{finished_match.pk}/"' in first.body_html
+    assert "alice" in first.body and "bob" in first.body
+
+    # the second click, by anyone, opens the same topic
+    clock.advance(60)
+    login(client, alice)
+    assert client.post(f"/forum/discuss/{finished_match.pk}/")["Location"] == topic.get_absolute_url()
+    assert Topic.objects.count() == 1 and Post.objects.count() == 1
+    page = client.get(topic.get_absolute_url()).content.decode()
+    assert f'<a href="/matches/{finished_match.pk}/">match #{finished_match.pk}</a>' in page
+
+
+def test_a_deleted_discussion_can_be_opened_again(client, alice, moderator, finished_match):
+    from forums import services
+
+    topic, created = services.topic_discuss_match(match_id=finished_match.pk, user=alice)
+    assert created
+    services.topic_hide(topic_id=topic.pk, moderator=moderator, reason="spoilers")
+    again, created = services.topic_discuss_match(match_id=finished_match.pk, user=alice)
+    assert created and again.pk != topic.pk
+
+
+def test_a_match_still_being_played_is_not_discussed_in_the_forum(client, alice, bob):
+    match = game_services.match_create(user=alice, game="game-of-god", num_players=2)
+    game_services.match_join(match_id=match.pk, user=bob, token=match.invite_token)
+    login(client, alice)
+    response = client.post(f"/forum/discuss/{match.pk}/", follow=True)
+    assert "once it is over" in response.content.decode()
+    assert not Topic.objects.exists()
+
+
+def test_an_invite_only_match_is_not_discussed_in_the_open(client, alice, bob):
+    match = game_services.match_create(user=alice, game="game-of-god", num_players=2, visibility="invite")
+    game_services.match_join(match_id=match.pk, user=bob, token=match.invite_token)
+    game_services.match_resign(match_id=match.pk, user=bob)
+    login(client, alice)
+    client.post(f"/forum/discuss/{match.pk}/")
+    assert not Topic.objects.exists()
+
+
+def test_discussing_needs_a_logged_in_user(client, finished_match):
+    response = client.post(f"/forum/discuss/{finished_match.pk}/")
+    assert response["Location"].startswith("/accounts/login/?next=")
+    assert not Topic.objects.exists()
+
+
+def test_an_unknown_match_changes_nothing(client, alice):
+    login(client, alice)
+    response = client.post("/forum/discuss/987654/", follow=True)
+    assert "does not exist" in response.content.decode()
+    assert not Topic.objects.exists()
+
+
+def test_opening_a_discussion_counts_as_a_post_for_the_rate_limit(client, alice, bob, finished_match, clock):
+    login(client, alice)  # alice posts somewhere, then at once asks to discuss the match
+    clock.start_windows_of(alice)
+    client.post("/forum/general/new/", {"title": "Hello", "body": "first"})
+    response = client.post(f"/forum/discuss/{finished_match.pk}/", follow=True)
+    assert "You are posting too quickly" in response.content.decode()
+    assert not Topic.objects.filter(match=finished_match).exists()
+    clock.advance(15)
+    client.post(f"/forum/discuss/{finished_match.pk}/")
+    assert Topic.objects.filter(match=finished_match).count() == 1

@@ -1,0 +1,75 @@
+"""One post every 15 seconds and 30 an hour per user; a refused post keeps its text."""
+
+import pytest
+
+from forums import services
+from forums.models import Post, Topic
+
+from .conftest import login
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_second_reply_within_15_seconds_is_refused_and_keeps_the_text(client, alice, bob, topic_of, clock):
+    topic = topic_of(bob)
+    clock.start_windows_of(alice)
+    login(client, alice)
+    assert client.post(f"/forum/topic/{topic.pk}/reply/", {"body": "first thought"}).status_code == 302
+    clock.advance(5)
+    response = client.post(f"/forum/topic/{topic.pk}/reply/", {"body": "my second, *carefully typed* thought"})
+    assert response.status_code == 429
+    body = response.content.decode()
+    assert "You are posting too quickly" in body and "one post every 15 seconds" in body
+    assert "my second, *carefully typed* thought</textarea>" in body
+    assert Post.objects.filter(author=alice).count() == 1
+
+    clock.advance(15)
+    assert client.post(f"/forum/topic/{topic.pk}/reply/", {"body": "my second thought"}).status_code == 302
+    assert Post.objects.filter(author=alice).count() == 2
+
+
+def test_a_new_topic_counts_too_and_keeps_title_and_text_when_refused(client, alice, general, clock):
+    clock.start_windows_of(alice)
+    login(client, alice)
+    client.post("/forum/general/new/", {"title": "One", "body": "first"})
+    response = client.post("/forum/general/new/", {"title": "Two", "body": "second text"})
+    assert response.status_code == 429
+    body = response.content.decode()
+    assert 'value="Two"' in body and "second text</textarea>" in body
+    assert list(Topic.objects.values_list("title", flat=True)) == ["One"]
+
+
+def test_the_limit_is_per_user(client, alice, bob, topic_of, clock):
+    topic = topic_of(alice)
+    login(client, alice)
+    assert client.post(f"/forum/topic/{topic.pk}/reply/", {"body": "alice"}).status_code == 302
+    login(client, bob)
+    assert client.post(f"/forum/topic/{topic.pk}/reply/", {"body": "bob"}).status_code == 302
+
+
+def test_thirty_posts_an_hour_at_most(client, alice, bob, topic_of, clock):
+    topic = topic_of(bob)
+    clock.start_windows_of(alice)  # django-ratelimit counts per clock hour (offset per user)
+    login(client, alice)
+    for n in range(30):
+        assert client.post(f"/forum/topic/{topic.pk}/reply/", {"body": f"post {n}"}).status_code == 302, n
+        clock.advance(16)
+    response = client.post(f"/forum/topic/{topic.pk}/reply/", {"body": "one too many"})
+    assert response.status_code == 429 and "30 posts an hour" in response.content.decode()
+    assert Post.objects.filter(author=alice).count() == 30
+    clock.advance(3600)
+    assert client.post(f"/forum/topic/{topic.pk}/reply/", {"body": "an hour later"}).status_code == 302
+
+
+def test_a_refused_or_invalid_attempt_does_not_use_up_the_allowance(client, alice, bob, topic_of, clock):
+    topic = topic_of(bob)
+    login(client, alice)
+    assert client.post(f"/forum/topic/{topic.pk}/reply/", {"body": ""}).status_code == 400
+    assert client.post(f"/forum/topic/{topic.pk}/reply/", {"body": "counted"}).status_code == 302
+
+
+def test_the_services_used_by_tests_and_scripts_have_no_limit(alice, topic_of):
+    topic = topic_of(alice)
+    for n in range(3):
+        services.post_create(topic_id=topic.pk, user=alice, body=f"{n}")
+    assert Post.objects.filter(topic=topic).count() == 4
