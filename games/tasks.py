@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from .bots import get_bot
@@ -39,7 +40,18 @@ def schedule_bot(match_id: int, version: int) -> None:
         _local.pending = None
 
 
-@shared_task(bind=True, acks_late=True, max_retries=3, default_retry_delay=1, soft_time_limit=20, time_limit=30)
+# A lost connection or a deadlock is worth another try; the retry re-reads the match, so it
+# is a no-op if the move went through after all.
+@shared_task(
+    bind=True,
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    max_retries=3,
+    retry_backoff=1,
+    retry_jitter=True,
+    soft_time_limit=20,
+    time_limit=30,
+)
 def bot_act(self, match_id: int, version: int) -> str | None:
     """Play the bot's action for the seat to move at ``version``; a no-op if that has passed."""
     from . import services, state_cache

@@ -4,6 +4,7 @@ one move however often it is delivered."""
 import random
 
 import pytest
+from django.db import OperationalError
 
 from games import services, tasks
 from games.bots import get_bot
@@ -64,4 +65,22 @@ def test_a_hard_bot_move_fits_the_task_limits_and_survives_a_lost_worker():
     hard = get_bot("mcts-hard")
     assert hard.seconds <= 2.0 < tasks.bot_act.soft_time_limit <= tasks.bot_act.time_limit
     assert tasks.bot_act.acks_late  # a worker that dies mid-move leaves the task to another
-    assert tasks.bot_act.max_retries >= 1
+
+
+def test_a_lost_database_connection_is_retried_and_the_bot_moves_once(alice, bots_wait, monkeypatch):
+    match = match_with_greedy_to_move(alice)
+    before = bot_moves(match)
+    real_act = services.match_act
+    calls = []
+
+    def flaky(**kwargs):
+        calls.append(kwargs["version"])
+        if len(calls) == 1:
+            raise OperationalError("server closed the connection unexpectedly")
+        return real_act(**kwargs)
+
+    monkeypatch.setattr(services, "match_act", flaky)
+    # As a worker runs it: the failure is not raised to the caller but retried.
+    assert tasks.bot_act.apply(args=(match.pk, match.version), throw=False).get() is not None
+    assert calls == [match.version, match.version]
+    assert bot_moves(match) == before + 1
