@@ -29,6 +29,7 @@ from .base import (
 
 # Chit types, in the order of the rules' notation. 0-5 are structures, 6 is the army.
 TYPES = ("temple", "castle", "town", "farm", "mine", "palace", "army")
+SEAT_COLOURS = ("blue", "vermilion", "teal", "purple")  # as the board draws each seat
 PLURALS = ("temples", "castles", "towns", "farms", "mines", "palaces", "armies")
 TEMPLE, CASTLE, TOWN, FARM, MINE, PALACE, ARMY = range(7)
 STRUCTURES = range(6)
@@ -511,6 +512,7 @@ class ChitTerritoryState(State):
                 for t in range(9)
             ],
             "players": players,
+            "seat_colours": list(SEAT_COLOURS[:n]),
             "phase": PHASE_NAMES[self.phase],
             "turn_player": self.player if self.phase != SETUP else None,
             "draws_left": self.draws_left if self.phase == DRAW else 0,

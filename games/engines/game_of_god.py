@@ -27,6 +27,7 @@ MIXED = 9  # ``owner`` of a stack holding pieces of two seats
 EMPTY = ()
 
 SIDE_NAMES = ("North", "East", "South", "West")
+SIDE_COLOURS = ("blue", "green", "orange", "pink")  # as the board draws each side
 # Direction d heads towards edge d: 0 north (row - 1), 1 east, 2 south, 3 west.
 DELTAS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
@@ -691,6 +692,8 @@ class GameOfGodState(State):
                 "step": STEP_NAMES[self.step],
                 "turn": self.turn if self.turn >= 0 else None,
                 "sides": names,
+                "seat_colours": [SIDE_COLOURS[side] for side in self.layout.sides],
+                "seat_letters": [name[0] for name in names],
                 "goal_areas": [[SQUARE_NAMES[sq] for sq in squares] for squares in self.layout.goal_squares],
                 "stacks": stacks,
                 "frozen": frozen,

@@ -72,7 +72,8 @@ function renderSeats() {
     if (toMove) li.classList.add("to-move");
     if (seat.index === payload.seat) li.classList.add("me");
     const colour = view.seat_colours ? view.seat_colours[seat.index] : null;
-    const swatch = text("span", colour ? colour[0].toUpperCase() : String(seat.index + 1), "swatch");
+    const letter = (view.seat_letters || [])[seat.index] || (colour ? colour[0].toUpperCase() : String(seat.index + 1));
+    const swatch = text("span", letter, "swatch");
     if (colour) swatch.dataset.colour = colour;
     li.append(swatch);
     if (seat.username) {

@@ -191,3 +191,17 @@ def test_views_are_json_and_a_determinised_copy_looks_the_same_to_its_seat(game,
             assert guess.current_player() == state.current_player()
             if state.current_player() == seat:
                 assert guess.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("game,num_players,options", CASES)
+def test_once_the_seats_are_settled_every_view_names_a_distinct_colour_per_seat(game, num_players, options):
+    """The page's seat list shows each player in the colour the board draws them in."""
+    for index, state in enumerate(playout_states(game, num_players, 5, options)):
+        colours = state.view(None).get("seat_colours")
+        if colours is None:  # allowed only while chance has not settled the seats (Territories)
+            assert index < 3 and state.current_player() == CHANCE
+            continue
+        assert len(colours) == num_players and len(set(colours)) == num_players
+        assert all(isinstance(c, str) and c for c in colours)
+        if index > 30:
+            break

@@ -210,6 +210,10 @@ def test_four_goal_areas_are_drawn_and_the_board_fits_a_phone(asgi_server, brows
     bands = [b.split(" · ")[0] for b in svg.locator(".gg-band-text").all_text_contents()]
     assert sorted(bands) == ["E", "N", "S", "W"]
     assert page.locator("#board svg .gg-square.goal").count() == 24
+    # The seat list shows each player by the side and colour the board gives them.
+    swatches = page.locator("#seats .swatch")
+    assert swatches.all_text_contents() == ["N", "E", "S", "W"]
+    assert [swatches.nth(i).get_attribute("data-colour") for i in range(4)] == ["blue", "green", "orange", "pink"]
     # Five pairs on each side: every stack is drawn with its height and its side's letter.
     view = seen["view"]
     assert len(view["stacks"]) >= 20  # the first mover may have split a pair already
