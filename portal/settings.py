@@ -40,7 +40,9 @@ if PRODUCTION:
 else:
     SECRET_KEY = env.str("SECRET_KEY", default="") or _embedded_secret_key()
     ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
-    DEBUG = env.bool("DEBUG", default=not TESTING)
+    # Off unless asked for, so `make run` shows the site's own error pages; DEBUG=1 shows
+    # Django's debug pages instead.
+    DEBUG = env.bool("DEBUG", default=False)
 
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -58,6 +60,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from our own static files: no CDN
     "allauth",
     "allauth.account",
     "accounts",
@@ -107,6 +110,10 @@ USING_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
 if not USING_POSTGRES:
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"].update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
+    # The test database is a file, not Django's shared-cache memory database: there, two
+    # connections (the live server's and a bot's) get "table is locked" at once instead of
+    # waiting out the timeout as they do on the real file.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer, cache, Celery -----------------------------------------------
@@ -184,6 +191,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "portal.api_errors.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_THROTTLE_CLASSES": [
@@ -197,6 +205,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Matches, moves, rankings and players of the territory-games portal.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Internationalisation, static files --------------------------------------------------

@@ -96,6 +96,15 @@ def test_anonymous_users_can_watch_but_not_act(alice, bob):
     assert anon.get(f"/api/matches/{match_id}/").json()["legal_actions"] == []
     response = anon.post(f"/api/matches/{match_id}/actions/", {"action": "pass", "version": 1}, format="json")
     assert response.status_code in (401, 403)
+    assert response.json()["code"] == "not_seated" and response.json()["message"] == "Log in to do that."
+
+
+def test_the_apis_own_errors_carry_a_code_and_a_message(alice):
+    a = api_for(alice)
+    missing = a.get("/api/matches/999999/")
+    assert missing.status_code == 404 and missing.json()["code"] == "not_found" and missing.json()["message"]
+    bad = a.post("/api/matches/", "{not json", content_type="application/json")
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_request"
 
 
 def test_invite_only_matches_are_hidden_without_the_token(alice, bob):
@@ -135,7 +144,20 @@ def test_chat_over_the_api(alice, bob):
 def test_the_schema_and_docs_are_served(client):
     schema = client.get("/api/schema/")
     assert schema.status_code == 200 and b"/api/matches/{match_id}/actions/" in schema.content
-    assert client.get("/api/docs/").status_code == 200
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200
+
+
+def test_the_api_docs_page_loads_nothing_from_another_site(client):
+    """The site works offline: Swagger UI comes from our own static files, not a CDN."""
+    import re
+
+    page = client.get("/api/docs/").content.decode()
+    sources = re.findall(r'(?:src|href)="([^"]+)"', page) + re.findall(r'"(https?://[^"]+\.(?:js|css))"', page)
+    assert any("swagger-ui" in source for source in sources)
+    assert not [source for source in sources if source.startswith(("http://", "https://", "//"))]
+    script = next(source for source in sources if source.endswith("swagger-ui-bundle.js"))
+    assert client.get(script).status_code == 200
 
 
 @pytest.mark.skipif(

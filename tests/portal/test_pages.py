@@ -6,18 +6,30 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
-from games.engines import all_games
+from games.engines import all_games, get_game
 
 pytestmark = pytest.mark.django_db
 
 
 def test_home_lists_the_five_games_with_player_counts(client):
+    import html
+    import re
+
     body = client.get("/").content.decode()
-    games = all_games()
-    assert len(games) == 5
-    for game in games:
-        assert game.name in body
-        assert f"/games/{game.slug}/" in body
+    assert len(all_games()) == 5
+    cards = {
+        html.unescape(name): (html.unescape(players), html.unescape(summary))
+        for name, players, summary in re.findall(
+            r'<h3><a href="/games/[^"]+/">([^<]+)</a></h3>\s*<p class="players">([^<]+)</p>\s*<p>([^<]+)</p>', body
+        )
+    }
+    assert cards == {
+        "GP02A Territory": ("3–4 players", get_game("gp02a").summary),
+        "Territory (dice)": ("3–6 players", get_game("dice-territory").summary),
+        "Territories": ("2 players", get_game("territories").summary),
+        "Territory (chits)": ("2–4 players", get_game("chit-territory").summary),
+        "Game of God": ("2 or 4 players", get_game("game-of-god").summary),
+    }
 
 
 def test_navigation_has_the_pages_of_a_game_site(client):
@@ -33,6 +45,9 @@ def test_every_game_has_a_page_with_its_rules(client, slug):
     body = response.content.decode()
     assert "Rules of" in body and "<h2" in body
     assert "Rulings" in body, "the rules page says what the portal decided where the seed was silent"
+    assert f'href="/games/{slug}/rules/"' in body
+    rules = client.get(f"/games/{slug}/rules/")
+    assert rules.status_code == 200 and "Rulings" in rules.content.decode()
 
 
 def test_unknown_game_is_a_404_in_the_site_style(client):
