@@ -63,7 +63,8 @@ def legal_actions_json(match: Match, state, seat: int | None) -> list[dict]:
 
 
 def match_payload(match: Match, user, *, chat: bool = True) -> dict:
-    """The snapshot a person gets: their seat's view, their legal actions, seats, clock, chat."""
+    """The snapshot a person gets: their seat's view, their legal actions, seats, clocks (who
+    is to move and by when), chat."""
     seat = seat_of(match, user)
     state = state_cache.load(match)
     view = state.view(None if match.is_over else seat)
@@ -79,7 +80,7 @@ def match_payload(match: Match, user, *, chat: bool = True) -> dict:
         "options": match.options,
         "seat": seat,
         "seats": seats_json(match),
-        "clock": clock_json(match),
+        "clocks": clock_json(match),
         "view": view,
         "legal_actions": legal_actions_json(match, state, seat),
         "moves": len(state.history),

@@ -150,7 +150,7 @@ def match_join(*, match_id: int, user, token: str | None = None) -> Match:
         free[0].joined_at = timezone.now()
         free[0].save(update_fields=["user", "joined_at"])
         if len(free) == 1:
-            _start(match)
+            match_start(match)
         else:
             _bump(match)
     return match
@@ -217,7 +217,7 @@ def match_seat_bot(*, match_id: int, user, index: int | None = None, bot: str = 
             seat.joined_at = timezone.now()
             seat.save(update_fields=["user", "joined_at"])
         if all(seat.user_id is not None for seat in seats):
-            _start(match)
+            match_start(match)
         else:
             _bump(match)
     return match
@@ -274,7 +274,10 @@ def _bump(match: Match, state=None, seats: list[Seat] | None = None) -> None:
         transaction.on_commit(lambda: _schedule_bot(match_id, version))
 
 
-def _start(match: Match) -> None:
+def match_start(match: Match) -> None:
+    """Start a match whose seats are all taken: a new engine state, the set-up's chance
+    outcomes drawn, the clock running. Called by ``match_join`` and ``match_seat_bot`` inside
+    the transaction that fills the last seat, with the match row locked."""
     state = match.engine.new_state(match.num_players, match.options)
     applied: list[tuple[int | None, str]] = []
     _resolve_chance(state, applied)

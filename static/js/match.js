@@ -68,7 +68,7 @@ function renderSeats() {
   for (const seat of payload.seats) {
     const li = text("li", null, "seat");
     li.dataset.seat = seat.index;
-    const toMove = payload.status === "active" && payload.clock.to_move === seat.index;
+    const toMove = payload.status === "active" && payload.clocks.to_move === seat.index;
     if (toMove) li.classList.add("to-move");
     if (seat.index === payload.seat) li.classList.add("me");
     const colour = view.seat_colours ? view.seat_colours[seat.index] : null;
@@ -89,7 +89,7 @@ function renderSeats() {
     if (seat.place) li.append(" ", text("strong", `place ${seat.place}`));
     if (toMove) {
       if (seat.is_bot || seat.bot) li.append(" ", text("span", "thinking…", "thinking"));
-      else if (payload.clock.deadline) li.append(" ", text("span", "", "clock"));
+      else if (payload.clocks.deadline) li.append(" ", text("span", "", "clock"));
     }
     els.seats.append(li);
   }
@@ -98,8 +98,8 @@ function renderSeats() {
 
 function tickClock() {
   const el = els.seats.querySelector(".clock");
-  if (!el || !payload.clock.deadline) return;
-  const left = Math.max(0, (new Date(payload.clock.deadline) - Date.now()) / 1000);
+  if (!el || !payload.clocks.deadline) return;
+  const left = Math.max(0, (new Date(payload.clocks.deadline) - Date.now()) / 1000);
   if (left > 86400) el.textContent = `${Math.floor(left / 86400)} d ${Math.floor((left % 86400) / 3600)} h left`;
   else if (left > 3600) el.textContent = `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min left`;
   else el.textContent = `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")} left`;
@@ -215,24 +215,48 @@ function applySnapshot(snapshot) {
   }
 }
 
+// The move list follows the board: one request at a time, at most one every 1.5 s, and a
+// refused request (the API's rate limit) is tried again when the server says, so a fast
+// match never leaves the list behind.
+let movesBusy = false;
+let movesAgain = false;
+let movesLast = 0;
+
 async function loadMoves() {
+  if (movesBusy) {
+    movesAgain = true;
+    return;
+  }
+  movesBusy = true;
+  movesAgain = false;
+  let retryIn = 0;
   try {
+    const wait = movesLast + 1500 - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    movesLast = Date.now();
     const q = token ? `?token=${encodeURIComponent(token)}` : "";
     const res = await fetch(`/api/matches/${matchId}/moves/${q}`, { credentials: "same-origin" });
-    if (!res.ok) return;
-    const moves = await res.json();
-    els.moves.replaceChildren(
-      ...moves.map((m) => {
-        const li = text("li", `${m.seat === null ? "chance:" : seatName(m.seat) + ":"} ${m.action}`);
-        li.title = m.label;
-        if (m.seat === null) li.className = "chance";
-        return li;
-      }),
-    );
-    els.moves.scrollTop = els.moves.scrollHeight;
+    if (res.status === 429) {
+      retryIn = 1000 * (Number(res.headers.get("Retry-After")) || 5);
+    } else if (res.ok) {
+      const moves = await res.json();
+      els.moves.replaceChildren(
+        ...moves.map((m) => {
+          const li = text("li", `${m.seat === null ? "chance:" : seatName(m.seat) + ":"} ${m.action}`);
+          li.title = m.label;
+          if (m.seat === null) li.className = "chance";
+          return li;
+        }),
+      );
+      els.moves.scrollTop = els.moves.scrollHeight;
+    }
   } catch (err) {
-    /* the move list is a convenience; the board is the truth */
+    retryIn = 5000; /* offline for a moment: the socket reconnects, the list follows */
+  } finally {
+    movesBusy = false;
   }
+  if (retryIn) setTimeout(loadMoves, retryIn);
+  else if (movesAgain) loadMoves();
 }
 
 function renderChat(messages) {

@@ -6,6 +6,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
+from rest_framework.test import APIClient
 
 from games import services, state_cache
 from games.models import Match
@@ -61,7 +62,7 @@ async def test_each_seat_gets_its_own_snapshot_on_connect(alice, bob, patch_auth
     assert snap["seat"] == 0 and snap["version"] == match.version
     assert [s["username"] for s in snap["seats"]] == ["alice", "bob"]
     assert (snap["legal_actions"] != []) == (match.to_move == 0)
-    assert "chat" in snap and "clock" in snap
+    assert "chat" in snap and "clocks" in snap
     await ws.disconnect()
 
 
@@ -72,11 +73,11 @@ async def test_an_action_over_the_socket_is_acked_and_broadcast_to_every_seat_an
     match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
     mover, other = (alice, bob) if match.to_move == 0 else (bob, alice)
     sockets = {}
-    for user in (mover, other, eve):
+    for user in (mover, other, eve, AnonymousUser()):
         ws, ok, _ = await open_socket(patch_auth, match.pk, user)
         assert ok
         await receive(ws, "snapshot")
-        sockets[user.username] = ws
+        sockets[user.username or "anonymous"] = ws
     state = await sync_to_async(state_cache.load)(match)
     action = state.legal_actions()[0]
     await sockets[mover.username].send_to(
@@ -84,12 +85,15 @@ async def test_an_action_over_the_socket_is_acked_and_broadcast_to_every_seat_an
     )
     ack = await receive(sockets[mover.username], "ack")
     assert ack["version"] > match.version
+    after = await sync_to_async(state_cache.load)(await sync_to_async(fresh)(match.pk))
     for name, ws in sockets.items():
         snap = await receive(ws, "snapshot")
         assert snap["version"] == ack["version"]
-        assert snap["seat"] == {mover.username: mover_seat(match, mover), other.username: mover_seat(match, other)}.get(
-            name
-        )
+        seat = {mover.username: mover_seat(match, mover), other.username: mover_seat(match, other)}.get(name)
+        assert snap["seat"] == seat
+        # Each socket gets the view of its own seat; spectators, signed in or not, the public one.
+        assert snap["view"] == json.loads(json.dumps(after.view(seat)))
+        assert (snap["legal_actions"] != []) == (seat is not None and after.current_player() == seat)
         await ws.disconnect()
 
 
@@ -105,6 +109,8 @@ def mover_seat(match, user):
         (json.dumps({"type": "dance"}), "bad_request"),
         (json.dumps({"type": "act", "action": "move:a1-a2"}), "bad_request"),
         (json.dumps({"type": "act", "action": "x" * 5000, "version": 1}), "bad_request"),
+        # 3,000 characters but over 6,000 bytes: the limit is on bytes.
+        (json.dumps({"type": "act", "action": "é" * 3000, "version": 1}, ensure_ascii=False), "bad_request"),
     ],
 )
 async def test_malformed_frames_get_an_error_and_the_socket_stays_open(alice, bob, patch_auth, frame, code):
@@ -183,16 +189,58 @@ async def test_the_face_down_card_never_travels_on_the_wire(alice, bob, make_use
         lambda: match.moves.filter(action__startswith="card:").order_by("index").first().action
     )()
     letter = hidden.split(":")[1]
-    for user in (alice, bob, carol, AnonymousUser()):
-        ws, ok, _ = await open_socket(patch_auth, match.pk, user)
-        raw = await ws.receive_from(timeout=10)
+
+    def assert_hidden(raw):
         payload = json.loads(raw)
         assert payload["type"] == "snapshot"
         assert hidden not in raw
         assert payload["view"]["card"] is None or payload["view"]["card"]["letter"] is None
         cards = [c for c in payload["view"].get("cards_played", []) if c.get("letter") == letter]
         assert cards == []
+
+    sockets = []
+    for user in (alice, bob, carol, AnonymousUser()):
+        ws, ok, _ = await open_socket(patch_auth, match.pk, user)
+        assert_hidden(await ws.receive_from(timeout=10))
+        sockets.append(ws)
+    # The snapshots broadcast after each move keep it hidden too.
+    for _ in range(3):
+        match = await sync_to_async(fresh)(match.pk)
+        state = await sync_to_async(state_cache.load)(match)
+        mover = [alice, bob, carol][state.current_player()]
+        await sync_to_async(services.match_act)(
+            match_id=match.pk, user=mover, action=state.legal_actions()[0], version=match.version
+        )
+        for ws in sockets:
+            assert_hidden(await ws.receive_from(timeout=10))
+    for ws in sockets:
         await ws.disconnect()
+    # And so does the move list of the running match.
+    moves = await sync_to_async(lambda: APIClient().get(f"/api/matches/{match.pk}/moves/").content.decode())()
+    assert "card:?" in moves and hidden not in moves
+
+
+async def test_a_finished_match_and_an_anonymous_visitor_get_their_error_codes(alice, bob, patch_auth):
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    state = await sync_to_async(state_cache.load)(match)
+    action = state.legal_actions()[0]
+    ws, ok, _ = await open_socket(patch_auth, match.pk, AnonymousUser())
+    assert ok
+    await receive(ws, "snapshot")
+    await ws.send_to(text_data=json.dumps({"type": "act", "action": action, "version": match.version}))
+    error = await receive(ws, "error")
+    assert error["code"] == "not_seated" and error["message"]
+    await ws.disconnect()
+
+    await sync_to_async(services.match_resign)(match_id=match.pk, user=bob)
+    match = await sync_to_async(fresh)(match.pk)
+    ws, ok, _ = await open_socket(patch_auth, match.pk, alice)
+    await receive(ws, "snapshot")
+    await ws.send_to(text_data=json.dumps({"type": "act", "action": action, "version": match.version}))
+    error = await receive(ws, "error")
+    assert error["code"] == "finished" and error["message"]
+    await ws.disconnect()
+    assert (await sync_to_async(fresh)(match.pk)).version == match.version
 
 
 async def test_chat_is_broadcast_escaped_by_the_page_and_stored(alice, bob, patch_auth):
