@@ -229,6 +229,20 @@ def test_no_challenge_against_a_piece_in_a_goal_area():
         state.apply("challenge:a2")
 
 
+def test_no_challenge_from_a_piece_that_entered_a_goal_area():
+    # North's piece steps from the neutral corner h8 into East's goal area next to South's
+    # lone piece on g7: frozen there, it may not challenge, and the turn passes.
+    state = position(4, {"h8": [0], "d4": [0], "g7": [2], "b2": [1], "c4": [3]}, to_move=0)
+    state.apply("move:h8-h7")
+    assert state.current_player() == 1
+    with pytest.raises(IllegalAction):
+        state.apply("challenge:g7")
+    # The same neighbour, reached outside every goal area, can be challenged.
+    state = position(4, {"f5": [0], "d4": [0], "g7": [2], "b2": [1], "c4": [3]}, to_move=0)
+    state.apply("move:f5-f7")
+    assert state.legal_actions() == ["challenge:g7", "pass"]
+
+
 def challenged(num_players=2):
     """Seat 0 has moved d4-d5 and challenges seat 1's (or seat 2's) lone piece on d6."""
     defender = 1 if num_players == 2 else 2

@@ -363,6 +363,23 @@ def test_a_lift_is_refused_when_no_block_could_then_take_the_lifted_chips():
     assert state.current_player() == 3
 
 
+def test_movement_is_refused_when_no_block_could_take_the_chips_it_would_lift():
+    # Blue has two own chips on white fields, enough to lift, but in two different blocks:
+    # lifted, they leave one free field in each, and no block has room for both.
+    territory = full_board(free=("l5", "l6"), blue=("a1", "e1"))
+    state = GP02AState.position(
+        4, territory=territory, main=3, bag={"blue": 5, "red": 15, "green": 5, "yellow": 5}
+    )
+    start_turns(state, 3, ["red"] * 12, "deal:2,4,1,3")
+    play(state, "chrono:red", "block:6", "put:red@l5", "put:red@l6")  # green, card 1: board full
+    play(state, "chrono:red")  # blue, card 2, 2 chips
+    assert "move" not in state.legal_actions()
+    before = state.view(None)
+    with pytest.raises(IllegalAction):
+        state.apply("move")
+    assert state.view(None) == before
+
+
 # ---------------------------------------------------------------------------- the purple chip
 
 
