@@ -217,6 +217,7 @@ def match_record(request, match_id):
         "actions": list(match.moves.order_by("index").values_list("action", flat=True)),
         "places": [s.place for s in match.seats.all()],
         "scores": [s.score for s in match.seats.all()],
+        "end_reason": match.end_reason,
     }
     response = HttpResponse(json.dumps(record, indent=1), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{match.game}-{match.pk}.json"'

@@ -2,6 +2,7 @@
 
 import json
 import random
+import re
 
 import pytest
 
@@ -117,9 +118,14 @@ def finish(match, users):
 def test_finished_matches_show_on_the_home_page_and_the_game_page(client, alice, bob):
     match = finish(start_two_player("game-of-god", alice, bob), {0: alice, 1: bob})
     assert match.status == Match.Status.FINISHED
+    seats = list(match.seats.order_by("place"))
     for path in ("/", "/games/game-of-god/"):
         body = client.get(path).content.decode()
         assert f"/matches/{match.pk}/" in body and "alice" in body and "bob" in body
+        # Each player's place, name and score, in the order of the result.
+        row = r"<tr><td>(\d+)\.</td><td><a [^>]*>(\w+)</a>[^<]*</td><td class=\"num\">(-?\d+)</td></tr>"
+        rows = re.findall(row, body)
+        assert [(int(p), u, int(s)) for p, u, s in rows[:2]] == [(s.place, s.user.username, s.score) for s in seats]
     assert f"/matches/{match.pk}/" not in client.get("/games/gp02a/").content.decode()
 
 
@@ -137,6 +143,19 @@ def test_the_game_record_replays_with_the_management_command(client, alice, bob,
     assert "finished" in out
     winner = match.seats.get(place=1).user.username
     assert f"1. {winner}" in out
+
+
+def test_the_record_of_a_resigned_match_replays_with_its_places(client, alice, bob, tmp_path, capsys):
+    from django.core.management import call_command
+
+    match = start_two_player("game-of-god", alice, bob)
+    services.match_resign(match_id=match.pk, user=alice)
+    path = tmp_path / "record.json"
+    path.write_bytes(client.get(f"/matches/{match.pk}/record.json").content)
+    call_command("replay_record", str(path))
+    out = capsys.readouterr().out
+    assert "ended before the last move (resignation)" in out
+    assert "1. bob:" in out and "2. alice:" in out
 
 
 def test_the_record_and_replay_of_a_running_match_are_not_published(client, alice, bob):
