@@ -119,6 +119,7 @@ def topic_reply(request, topic_id):
     try:
         post = services.post_create(topic_id=topic.pk, user=request.user, body=form.cleaned_data["body"])
     except services.ForumError as exc:
+        ratelimits.release(request)
         form.add_error(None, exc.message)
         return _render_topic(request, topic, form=form, page_number=last_page, status=400)
     ratelimits.record(request)
@@ -145,6 +146,7 @@ def topic_new(request, slug):
                         body=form.cleaned_data["body"],
                     )
                 except services.ForumError as exc:
+                    ratelimits.release(request)
                     form.add_error(None, exc.message)
                     status = 400
                 else:
@@ -218,10 +220,13 @@ def discuss_match(request, match_id):
     try:
         topic, created = services.topic_discuss_match(match_id=match_id, user=request.user)
     except services.ForumError as exc:
+        ratelimits.release(request)
         messages.error(request, exc.message)
         return redirect(back)
     if created:
         ratelimits.record(request)
+    else:
+        ratelimits.release(request)
         messages.success(request, "The topic is open: say what you think of the match.")
     return redirect(topic)
 

@@ -73,3 +73,22 @@ def test_the_services_used_by_tests_and_scripts_have_no_limit(alice, topic_of):
     for n in range(3):
         services.post_create(topic_id=topic.pk, user=alice, body=f"{n}")
     assert Post.objects.filter(topic=topic).count() == 4
+
+
+def test_two_posts_sent_at_the_same_moment_cannot_both_pass(client, alice, bob, topic_of, clock, rf):
+    """The check and the count are two steps; between them the user holds a claim, so a
+    second post arriving in that gap is refused instead of slipping through."""
+    from forums import ratelimits
+
+    topic = topic_of(bob)
+    clock.start_windows_of(alice)
+    first = rf.post("/forum/")
+    first.user = alice
+    assert ratelimits.refusal(first) is None  # the first post is being written...
+    login(client, alice)
+    response = client.post(f"/forum/topic/{topic.pk}/reply/", {"body": "sent twice"})
+    assert response.status_code == 429 and "still being saved" in response.content.decode()
+    ratelimits.record(first)  # ...and is counted
+    assert Post.objects.filter(author=alice).count() == 0
+    clock.advance(16)
+    assert client.post(f"/forum/topic/{topic.pk}/reply/", {"body": "sent once"}).status_code == 302
