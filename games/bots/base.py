@@ -30,6 +30,13 @@ DEFAULT_SCORE_SCALE = 4.0
 ROLLOUT_LIMITS = {"dice-territory": 10}
 DEFAULT_ROLLOUT_LIMIT = 0
 
+# The games whose searches judge a position by how much each seat's margin has moved since the
+# position searched from, rather than by the margin itself. In the chit game scores run to 150
+# and gaps of 20 points are common long before the end, yet control of a territory can still
+# flip; judged by the gap itself every move looks equally won or lost and the search cannot
+# tell a good build from a poor one.
+RELATIVE_JUDGEMENT = {"chit-territory"}
+
 
 class Bot:
     """A computer player. ``choose`` returns one legal action for ``seat``, the seat to move.
@@ -55,6 +62,21 @@ def score_scale(state: State) -> float:
 
 def default_rollout_limit(state: State) -> int:
     return ROLLOUT_LIMITS.get(state.game.slug, DEFAULT_ROLLOUT_LIMIT)
+
+
+def relative_judgement(state: State) -> bool:
+    return state.game.slug in RELATIVE_JUDGEMENT
+
+
+def margins(scores: list[int]) -> list[int]:
+    """Each seat's score minus the best score among the others."""
+    return [margin(scores, seat) for seat in range(len(scores))]
+
+
+def rewards_from_gains(scores: list[int], baseline: list[int], scale: float) -> list[float]:
+    """Per seat: how likely its margin's move since ``baseline`` (the margins of the position
+    searched from) is a gain, read off a logistic curve of width ``scale``."""
+    return [_ahead((m - b) / scale) for m, b in zip(margins(scores), baseline, strict=True)]
 
 
 def rewards_from_ranking(ranking: list[int], first_weight: float = 0.5) -> list[float]:

@@ -13,7 +13,10 @@ so the same tree serves two players or six.
 
 A new node is judged by a short random playout (``rollout_limit`` decisions, per game by
 default, see ``base.ROLLOUT_LIMITS``; often none at all) and then by the scores, or by the
-final ranking when the game is over (see ``base`` for how these become rewards).
+final ranking when the game is over (see ``base`` for how these become rewards). In the
+games of ``base.RELATIVE_JUDGEMENT`` the scores are read relative to the position searched
+from: what counts is how far each seat's margin has moved, so a seat far ahead or far behind
+still tells a good move from a poor one.
 
 The budget is an iteration cap and a time cap, whichever binds first. With a fixed random
 generator and a binding iteration cap the choice is reproducible. The search also stops as
@@ -29,7 +32,17 @@ import random
 import time
 
 from ..engines.base import CHANCE, TERMINAL, State
-from .base import Bot, default_rollout_limit, rewards_from_ranking, rewards_from_scores, sample_outcome, score_scale
+from .base import (
+    Bot,
+    default_rollout_limit,
+    margins,
+    relative_judgement,
+    rewards_from_gains,
+    rewards_from_ranking,
+    rewards_from_scores,
+    sample_outcome,
+    score_scale,
+)
 
 DEFAULT_EXPLORATION = 0.7
 _CHECK_EVERY = 8  # iterations between looks at the clock and at an early decision
@@ -54,6 +67,7 @@ class MCTSBot(Bot):
         seconds: float | None = None,
         exploration: float = DEFAULT_EXPLORATION,
         rollout_limit: int | None = None,
+        relative: bool | None = None,
         first_weight: float = 0.5,
         description: str = "",
     ):
@@ -65,6 +79,7 @@ class MCTSBot(Bot):
         self.seconds = seconds
         self.exploration = exploration
         self.rollout_limit = rollout_limit
+        self.relative = relative
         self.first_weight = first_weight
         self.description = description
         self.last_iterations = 0  # how many iterations the last choice took (for the bench)
@@ -88,11 +103,13 @@ class MCTSBot(Bot):
         deadline = start + self.seconds if self.seconds is not None else None
         scale = score_scale(state)
         limit = self.rollout_limit if self.rollout_limit is not None else default_rollout_limit(state)
+        relative = self.relative if self.relative is not None else relative_judgement(state)
+        baseline = margins(state.scores()) if relative else None
         root = _Node(-1)
         cap = self.iterations
         done = 0
         while done < cap:
-            self._iterate(root, state.determinised(seat, rng), rng, scale, limit)
+            self._iterate(root, state.determinised(seat, rng), rng, scale, limit, baseline)
             done += 1
             if done % _CHECK_EVERY == 0:
                 remaining = cap - done
@@ -109,7 +126,9 @@ class MCTSBot(Bot):
         self.last_iterations = done
         return root
 
-    def _iterate(self, root: _Node, state: State, rng: random.Random, scale: float, limit: int) -> None:
+    def _iterate(
+        self, root: _Node, state: State, rng: random.Random, scale: float, limit: int, baseline: list[int] | None
+    ) -> None:
         node = root
         path = [root]
         c = self.exploration
@@ -143,13 +162,15 @@ class MCTSBot(Bot):
             state.apply(best_action)
             node = best_child
             path.append(node)
-        rewards = self._playout(state, rng, scale, limit)
+        rewards = self._playout(state, rng, scale, limit, baseline)
         for node in path:
             node.visits += 1
             if node.mover >= 0:
                 node.total += rewards[node.mover]
 
-    def _playout(self, state: State, rng: random.Random, scale: float, limit: int) -> list[float]:
+    def _playout(
+        self, state: State, rng: random.Random, scale: float, limit: int, baseline: list[int] | None
+    ) -> list[float]:
         decisions = 0
         choice = rng.choice
         while True:
@@ -160,6 +181,8 @@ class MCTSBot(Bot):
                 state.apply(sample_outcome(state.chance_outcomes(), rng))
                 continue
             if decisions >= limit:
+                if baseline is not None:
+                    return rewards_from_gains(state.scores(), baseline, scale)
                 return rewards_from_scores(state.scores(), scale, self.first_weight)
             state.apply(choice(state.legal_actions()))
             decisions += 1

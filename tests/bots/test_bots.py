@@ -164,3 +164,15 @@ def test_a_bigger_lead_on_points_is_a_bigger_reward():
     assert abs(sum(big) - 1.0) < 1e-9
     six = rewards_from_scores([30, 10, 10, 10, 10, 29], 4.0)
     assert six[0] > six[5] > six[1] == six[2]
+
+
+def test_judged_by_gains_a_seat_far_ahead_still_prefers_the_bigger_lead():
+    from games.bots.base import margins, rewards_from_gains, rewards_from_scores
+
+    baseline = margins([60, 40, 35, 30])  # seat 0 leads by 20 when the search starts
+    keeps_lead = rewards_from_gains([63, 40, 35, 30], baseline, 5.0)
+    loses_some = rewards_from_gains([60, 43, 35, 30], baseline, 5.0)
+    assert keeps_lead[0] > 0.6 > 0.4 > loses_some[0]
+    assert loses_some[1] > 0.6  # seat 1 closed the gap: a gain for it
+    # Judged by the gap itself the two positions look alike to the leader.
+    assert abs(rewards_from_scores([63, 40, 35, 30], 5.0)[0] - rewards_from_scores([60, 43, 35, 30], 5.0)[0]) < 0.02
