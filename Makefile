@@ -45,11 +45,12 @@ test: install
 lint: install
 	$(VENV)/bin/ruff check .
 
+# The bot tournament is long (MCTS Hard thinks up to 2 s a move): each run plays for
+# BOT_MINUTES and keeps every game in bench/results/bots.jsonl, so the next run goes on from there.
 bench: install
 	$(PY) -m bench.engines
-	@for b in bots rankings live; do \
-	  if [ -f bench/$$b.py ]; then $(PY) -m bench.$$b || exit 1; fi; \
-	done
+	$(PY) -m bench.rankings
+	$(PY) -m bench.bots --minutes $${BOT_MINUTES:-60} --results bench/results/bots.jsonl
 
 clean:
 	rm -rf $(VENV) staticfiles test-artifacts

@@ -233,9 +233,11 @@ def section(tallies: list[Tally], info: dict[str, str], processes: int, wall: fl
     played = sorted({t.games for t in tallies})
     counts = ", ".join(str(n) for n in played) if played else "0"
     parts = [
-        f"Measured on {info['date']} by `python -m bench.bots`: {info['cpu']}, {info['cores']} cores, "
-        f"{info['python']}, {processes} worker processes (one game per core at a time), "
-        f"{wall / 60:.0f} minutes of wall time.",
+        f"Written on {info['date']} by `python -m bench.bots` on {info['cpu']}, {info['cores']} cores, "
+        f"{info['python']}, {processes} worker processes (one game per core at a time)"
+        + (f", after {wall / 60:.0f} minutes of play" if wall >= 60 else ", from the results file")
+        + f"; the results file holds {sum(t.seconds for t in tallies) / 3600:.1f} core-hours of games in all "
+        "(`make bench` goes on from it).",
         "",
         f"Games per pairing planned: {planned['cheap']} for Greedy against Random, {planned['costly']} for the "
         f"pairings with an MCTS bot; played: {counts} (see the Games column). The tested bot sits in one seat, "
@@ -286,6 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--results", type=Path, help="append every game to this JSON-lines file; resume from it")
     parser.add_argument("--no-write", action="store_true", help="print only, leave docs/BOTS.md alone")
+    parser.add_argument("--report", action="store_true", help="play nothing: write the table from --results")
     parser.add_argument("--write", action="store_true", help="with --quick: write the doc anyway")
     args = parser.parse_args(argv)
 
@@ -303,8 +306,9 @@ def main(argv: list[str] | None = None) -> int:
     tasks = plan(games, args.players, pairings, cheap_games, costly_games)
     records = load_records(args.results)
     done = {(r["game"], r["players"], r["tested"], r["opponent"], r["index"]) for r in records}
-    todo = [t for t in tasks if t not in done]
-    wanted = set(tasks)
+    todo = [] if args.report else [t for t in tasks if t not in done]
+    # The table covers the whole plan, also when this run plays only part of it (--game ...).
+    wanted = set(tasks) | set(plan(all_games(), None, PAIRINGS, cheap_games, costly_games))
     records = [r for r in records if (r["game"], r["players"], r["tested"], r["opponent"], r["index"]) in wanted]
 
     info = machine()
