@@ -187,6 +187,23 @@ def celery_worker_on_redis(django_db_setup, django_db_blocker):
         yield worker
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _test_database_droppable(django_db_setup, django_db_blocker):
+    """On PostgreSQL, connections left open by threads of the live servers and the worker would
+    keep the test database from being dropped at the end; close them first (torn down before
+    ``django_db_setup``, which drops the database)."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
 def wait_for(predicate, timeout=30.0, interval=0.05, message="condition"):
     """Poll until ``predicate()`` is truthy: bots may move in a worker process."""
     deadline = time.monotonic() + timeout
