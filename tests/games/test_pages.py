@@ -118,7 +118,7 @@ def finish(match, users):
 def test_finished_matches_show_on_the_home_page_and_the_game_page(client, alice, bob):
     match = finish(start_two_player("game-of-god", alice, bob), {0: alice, 1: bob})
     assert match.status == Match.Status.FINISHED
-    seats = list(match.seats.order_by("place"))
+    seats = list(match.seats.order_by("place", "index"))  # a draw: shared place, seat order
     for path in ("/", "/games/game-of-god/"):
         body = client.get(path).content.decode()
         assert f"/matches/{match.pk}/" in body and "alice" in body and "bob" in body
@@ -141,8 +141,9 @@ def test_the_game_record_replays_with_the_management_command(client, alice, bob,
     call_command("replay_record", str(path))
     out = capsys.readouterr().out
     assert "finished" in out
-    winner = match.seats.get(place=1).user.username
-    assert f"1. {winner}" in out
+    # Every seat's place and score as the match recorded them (a drawn game shares first place).
+    for seat in match.seats.select_related("user"):
+        assert f"{seat.place}. {seat.user.username}: {seat.score} points" in out
 
 
 def test_the_record_of_a_resigned_match_replays_with_its_places(client, alice, bob, tmp_path, capsys):
