@@ -112,17 +112,16 @@ def topic_reply(request, topic_id):
     last_page = Paginator(selectors.topic_posts(topic), selectors.POSTS_PER_PAGE).num_pages
     if not form.is_valid():
         return _render_topic(request, topic, form=form, page_number=last_page, status=400)
-    refusal = ratelimits.refusal(request)
-    if refusal:
-        form.add_error(None, refusal)
-        return _render_topic(request, topic, form=form, page_number=last_page, status=RATE_LIMITED)
-    try:
-        post = services.post_create(topic_id=topic.pk, user=request.user, body=form.cleaned_data["body"])
-    except services.ForumError as exc:
-        ratelimits.release(request)
-        form.add_error(None, exc.message)
-        return _render_topic(request, topic, form=form, page_number=last_page, status=400)
-    ratelimits.record(request)
+    with ratelimits.posting(request) as slot:
+        if slot.refusal:
+            form.add_error(None, slot.refusal)
+            return _render_topic(request, topic, form=form, page_number=last_page, status=RATE_LIMITED)
+        try:
+            post = services.post_create(topic_id=topic.pk, user=request.user, body=form.cleaned_data["body"])
+        except services.ForumError as exc:
+            form.add_error(None, exc.message)
+            return _render_topic(request, topic, form=form, page_number=last_page, status=400)
+        slot.count()
     return redirect(post)
 
 
@@ -132,28 +131,27 @@ def topic_new(request, slug):
     form = TopicForm(request.POST or None)
     status = 200
     if request.method == "POST":
-        if form.is_valid():
-            refusal = ratelimits.refusal(request)
-            if refusal:
-                form.add_error(None, refusal)
-                status = RATE_LIMITED
-            else:
-                try:
-                    topic = services.topic_create(
-                        forum_id=forum.pk,
-                        user=request.user,
-                        title=form.cleaned_data["title"],
-                        body=form.cleaned_data["body"],
-                    )
-                except services.ForumError as exc:
-                    ratelimits.release(request)
-                    form.add_error(None, exc.message)
-                    status = 400
-                else:
-                    ratelimits.record(request)
-                    return redirect(topic)
-        else:
+        if not form.is_valid():
             status = 400
+        else:
+            with ratelimits.posting(request) as slot:
+                if slot.refusal:
+                    form.add_error(None, slot.refusal)
+                    status = RATE_LIMITED
+                else:
+                    try:
+                        topic = services.topic_create(
+                            forum_id=forum.pk,
+                            user=request.user,
+                            title=form.cleaned_data["title"],
+                            body=form.cleaned_data["body"],
+                        )
+                    except services.ForumError as exc:
+                        form.add_error(None, exc.message)
+                        status = 400
+                    else:
+                        slot.count()
+                        return redirect(topic)
     return render(request, "forums/topic_new.html", {"forum": forum, "form": form}, status=status)
 
 
@@ -213,21 +211,18 @@ def discuss_match(request, match_id):
     back = reverse("match", args=[match_id])
     if request.method != "POST":
         return redirect(back)
-    refusal = ratelimits.refusal(request, text_kept=False)
-    if refusal:
-        messages.error(request, refusal)
-        return redirect(back)
-    try:
-        topic, created = services.topic_discuss_match(match_id=match_id, user=request.user)
-    except services.ForumError as exc:
-        ratelimits.release(request)
-        messages.error(request, exc.message)
-        return redirect(back)
-    if created:
-        ratelimits.record(request)
-    else:
-        ratelimits.release(request)
-        messages.success(request, "The topic is open: say what you think of the match.")
+    with ratelimits.posting(request, text_kept=False) as slot:
+        if slot.refusal:
+            messages.error(request, slot.refusal)
+            return redirect(back)
+        try:
+            topic, created = services.topic_discuss_match(match_id=match_id, user=request.user)
+        except services.ForumError as exc:
+            messages.error(request, exc.message)
+            return redirect(back)
+        if created:
+            slot.count()
+            messages.success(request, "The topic is open: say what you think of the match.")
     return redirect(topic)
 
 

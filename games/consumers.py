@@ -51,9 +51,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self._flooding():
             await self.send_error("bad_request", "Too many messages: slow down.")
             return
-        raw = text_data if text_data is not None else bytes_data
-        size = len(raw.encode()) if isinstance(raw, str) else len(raw) if raw is not None else 0
-        if raw is None or size > MAX_FRAME_BYTES:
+        raw = text_data.encode() if text_data is not None else bytes_data  # the limit is in bytes
+        if raw is None or len(raw) > MAX_FRAME_BYTES:
             await self.send_error("bad_request", f"A message may be at most {MAX_FRAME_BYTES} bytes.")
             return
         try:

@@ -209,14 +209,15 @@ def match_record(request, match_id):
     match = _visible_match(request, match_id)
     if not match.is_over:
         raise Http404("The record is published when the match is over")
+    seats = list(match.seats.select_related("user").order_by("index"))
     record = {
         "game": match.game,
         "num_players": match.num_players,
         "options": match.options,
-        "players": [s.user.username if s.user else None for s in match.seats.all()],
+        "players": [s.user.username if s.user else None for s in seats],
         "actions": list(match.moves.order_by("index").values_list("action", flat=True)),
-        "places": [s.place for s in match.seats.all()],
-        "scores": [s.score for s in match.seats.all()],
+        "places": [s.place for s in seats],
+        "scores": [s.score for s in seats],
         "end_reason": match.end_reason,
     }
     response = HttpResponse(json.dumps(record, indent=1), content_type="application/json")

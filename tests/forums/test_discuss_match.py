@@ -36,6 +36,8 @@ def test_discussing_a_match_opens_one_topic_in_its_game_forum(client, alice, bob
     first = Post.objects.get(topic=topic)
     assert f'href="/matches/{finished_match.pk}/"' in first.body_html
     assert "alice" in first.body and "bob" in first.body
+    opened = client.get(topic.get_absolute_url()).content.decode()
+    assert "The topic is open: say what you think of the match." in opened  # told once, to the opener
 
     # the second click, by anyone, opens the same topic
     clock.advance(60)

@@ -84,11 +84,26 @@ def test_two_posts_sent_at_the_same_moment_cannot_both_pass(client, alice, bob, 
     clock.start_windows_of(alice)
     first = rf.post("/forum/")
     first.user = alice
-    assert ratelimits.refusal(first) is None  # the first post is being written...
     login(client, alice)
-    response = client.post(f"/forum/topic/{topic.pk}/reply/", {"body": "sent twice"})
-    assert response.status_code == 429 and "still being saved" in response.content.decode()
-    ratelimits.record(first)  # ...and is counted
+    with ratelimits.posting(first) as slot:
+        assert slot.refusal is None  # the first post is being written...
+        response = client.post(f"/forum/topic/{topic.pk}/reply/", {"body": "sent twice"})
+        assert response.status_code == 429 and "still being saved" in response.content.decode()
+        slot.count()  # ...and is counted
     assert Post.objects.filter(author=alice).count() == 0
     clock.advance(16)
     assert client.post(f"/forum/topic/{topic.pk}/reply/", {"body": "sent once"}).status_code == 302
+
+
+def test_a_post_that_fails_gives_the_claim_back(client, alice, bob, topic_of, clock):
+    """A reply refused for another reason (a locked topic) neither counts nor blocks the next
+    post with "still being saved"."""
+    locked = topic_of(bob)
+    Topic.objects.filter(pk=locked.pk).update(locked=True)
+    other = topic_of(bob)
+    clock.start_windows_of(alice)
+    login(client, alice)
+    refused = client.post(f"/forum/topic/{locked.pk}/reply/", {"body": "too late"})
+    assert refused.status_code == 400 and "This topic is locked" in refused.content.decode()
+    response = client.post(f"/forum/topic/{other.pk}/reply/", {"body": "right away"})
+    assert response.status_code == 302

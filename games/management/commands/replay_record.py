@@ -23,7 +23,7 @@ class Command(BaseCommand):
             state = game.replay(num_players, record.get("options") or {}, record["actions"])
         except (OSError, ValueError, KeyError, TypeError, IllegalAction) as exc:
             raise CommandError(f"Cannot replay {file}: {exc}") from exc
-        players = record.get("players") or [f"Seat {i + 1}" for i in range(num_players)]
+        players = record.get("players") or [None] * num_players
         # The record's places count resignations and timeouts (a quitter is last), which the
         # moves alone cannot show; without them, a finished game's places are the engine's.
         places = record.get("places")
