@@ -107,7 +107,22 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 USING_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
-if not USING_POSTGRES:
+# Threads of one ASGI process that run database calls for sockets (games.db_executor); HTTP
+# requests run in threads of their own. Each borrows a connection from the pool per call.
+DB_THREADS = env.int("DB_THREADS", default=4)
+if USING_POSTGRES:
+    # Django's pool (psycopg_pool), bounded per process. Never CONN_MAX_AGE > 0 under ASGI:
+    # the executor's threads do not reuse persistent connections (Django ticket 33497) and
+    # they pile up to the server's limit. Without a pool every database call connects anew.
+    # A call that finds every connection busy waits up to DB_POOL_TIMEOUT seconds for one.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DB_POOL_MIN_SIZE", default=2),
+        "max_size": env.int("DB_POOL_MAX_SIZE", default=DB_THREADS + 6),
+        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+        "max_idle": 300,
+    }
+else:
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"].update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
     # The test database is a file, not Django's shared-cache memory database: there, two

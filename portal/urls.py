@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("help/", views.help_page, name="help"),
     path("about/", views.about, name="about"),
+    path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),

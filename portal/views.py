@@ -1,3 +1,4 @@
+from django.http import HttpResponse
 from django.shortcuts import render
 
 from games.engines import all_games
@@ -18,3 +19,9 @@ def about(request):
 
 def page_not_found(request, exception):
     return render(request, "404.html", status=404)
+
+
+def healthz(request):
+    """For load balancers and uptime checks: the process answers. Touches neither the
+    database nor the cache, so it also serves as the cheapest page of the site."""
+    return HttpResponse("ok", content_type="text/plain")
