@@ -26,7 +26,7 @@ from .engines import CHANCE, TERMINAL, IllegalAction, get_game
 from .engines.base import places_from_keys
 from .groups import CHAT_MESSAGE, MATCH_UPDATED, match_group
 from .models import ChatMessage, Match, Move, Seat
-from .signals import match_finished
+from .signals import match_finished, open_matches_changed
 
 User = get_user_model()
 _system_random = secrets.SystemRandom()
@@ -107,7 +107,12 @@ def match_create(
             Seat(match=match, index=i, user=user if i == 0 else None, joined_at=timezone.now() if i == 0 else None)
             for i in range(num_players)
         )
+        _open_matches_changed(match.pk)
     return match
+
+
+def _open_matches_changed(match_id: int) -> None:
+    transaction.on_commit(lambda: open_matches_changed.send(sender=Match, match_id=match_id))
 
 
 def _lock(match_id: int) -> Match:
@@ -149,6 +154,7 @@ def match_join(*, match_id: int, user, token: str | None = None) -> Match:
         free[0].user = user
         free[0].joined_at = timezone.now()
         free[0].save(update_fields=["user", "joined_at"])
+        _open_matches_changed(match.pk)
         if len(free) == 1:
             match_start(match)
         else:
@@ -164,6 +170,7 @@ def match_leave(*, match_id: int, user) -> Match:
         seat = match.seats.filter(user=user).first() if user.is_authenticated else None
         if seat is None:
             raise MatchError("You have no seat in this match.", "not_seated")
+        _open_matches_changed(match.pk)
         if user.pk == match.creator_id:
             match.status = Match.Status.ABORTED
             match.end_reason = "cancelled"
@@ -212,6 +219,7 @@ def match_seat_bot(*, match_id: int, user, index: int | None = None, bot: str = 
                 raise MatchError("That seat is taken.")
         if not targets:
             raise MatchError("There is no empty seat.")
+        _open_matches_changed(match.pk)
         for seat in targets:
             seat.user = bot_user
             seat.joined_at = timezone.now()
@@ -426,6 +434,8 @@ def match_abort(*, match_id: int, user) -> Match:
             raise MatchError("You have no seat in this match.", "not_seated")
         if match.moves.filter(seat__isnull=False).exists():
             raise MatchError("A move has been made: the match can no longer be aborted.")
+        if match.status == Match.Status.OPEN:
+            _open_matches_changed(match.pk)
         match.status = Match.Status.ABORTED
         match.end_reason = "aborted"
         match.finished_at = timezone.now()
