@@ -4,18 +4,27 @@ Client -> server frames: {"type": "act", "action": str, "version": int},
 {"type": "snapshot"}, {"type": "chat", "text": str}, {"type": "ping"}.
 Server -> client: {"type": "snapshot", ...payload}, {"type": "ack", "version": int},
 {"type": "error", "code": str, "message": str}, {"type": "chat", "message": {...}}, {"type": "pong"}.
-Every change is broadcast as ``match.updated`` with the new version, and each socket then
-sends its own user's view. Bad frames get an error and the socket stays open.
+Every change is broadcast as ``match.updated`` carrying the new version's payloads, built once
+by the process that committed it (one per seat, one for spectators): each socket forwards its
+own user's and runs no query. Every update is a whole snapshot (less the chat), so a socket
+that missed a message is healed by the next; a client that reconnects, or that asks, gets a
+fresh snapshot from the database. Bad frames get an error and the socket stays open.
+
+Database work runs in a small pool of threads of its own (``DB_THREADS``), not in the one
+thread Channels would otherwise share between every socket of the process, and the channel
+layer is awaited here on the event loop, never from a database thread.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from . import selectors, services
 from .groups import match_group
@@ -23,6 +32,26 @@ from .models import Match
 
 MAX_FRAME_BYTES = 4096
 MAX_FRAMES_PER_SECOND = 20
+
+_db_threads = ThreadPoolExecutor(max_workers=settings.DB_THREADS, thread_name_prefix="socket-db")
+
+
+def _db(fn):
+    """``fn`` run in the sockets' database threads, its connection given back afterwards."""
+    return database_sync_to_async(fn, thread_sensitive=False, executor=_db_threads)
+
+
+async def publish(outcome: services.Deferred) -> None:
+    """Send what a deferred service left: group messages first, then the bots' turns."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    for group, message in outcome.events:
+        await layer.group_send(group, message)
+    if outcome.bots:
+        from .tasks import schedule_bot
+
+        await _db(lambda: [schedule_bot(match_id, version) for match_id, version in outcome.bots])()
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
@@ -35,6 +64,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         self.group = match_group(self.match_id)
+        self.user_key = str(self.user.pk) if self.user.is_authenticated else None
         self.sent_version = -1
         self.window_start = time.monotonic()
         self.window_frames = 0
@@ -84,36 +114,45 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return self.window_frames > MAX_FRAMES_PER_SECOND
 
     async def act(self, frame):
-        try:
-            result = await database_sync_to_async(services.match_act)(
-                match_id=self.match_id, user=self.user, action=frame.get("action"), version=frame.get("version")
-            )
-        except services.MatchError as exc:
-            await self.send_error(exc.code, exc.message)
-            if exc.code in ("stale", "finished"):
-                await self.send_snapshot(force=True)
-            return
-        await self.send_json({"type": "ack", "version": result.match.version})
+        outcome = await _db(services.deferred)(
+            services.match_act,
+            match_id=self.match_id,
+            user=self.user,
+            action=frame.get("action"),
+            version=frame.get("version"),
+        )
+        if outcome.error is None:
+            await self.send_json({"type": "ack", "version": outcome.result.match.version})
+        else:
+            await self.send_error(outcome.error.code, outcome.error.message)
+        await publish(outcome)
+        if outcome.error is not None and outcome.error.code in ("stale", "finished"):
+            await self.send_snapshot(force=True)
 
     async def chat(self, frame):
-        try:
-            await database_sync_to_async(services.chat_post)(
-                match_id=self.match_id, user=self.user, text=frame.get("text")
-            )
-        except services.MatchError as exc:
-            await self.send_error(exc.code, exc.message)
+        outcome = await _db(services.deferred)(
+            services.chat_post, match_id=self.match_id, user=self.user, text=frame.get("text")
+        )
+        if outcome.error is not None:
+            await self.send_error(outcome.error.code, outcome.error.message)
+        await publish(outcome)
 
     # -- events from the group ---------------------------------------------------------
     async def match_updated(self, event):
-        if event["version"] > self.sent_version:
-            await self.send_snapshot()
+        if event["version"] <= self.sent_version:
+            return  # already sent (a snapshot asked for meanwhile may be newer)
+        seat = event["players"].get(self.user_key) if self.user_key else None
+        text = event["spectator"] if seat is None else event["seats"][seat]
+        self.sent_version = event["version"]
+        await self.send(text_data=text)
 
     async def chat_message(self, event):
         await self.send_json({"type": "chat", "message": event["message"]})
 
     # -- helpers -----------------------------------------------------------------------
     async def send_snapshot(self, force: bool = False):
-        payload = await self._payload()
+        payload, outcome = await self._payload()
+        await publish(outcome)
         if payload is None:
             await self.send_error("not_found", "This match no longer exists.")
             return
@@ -127,16 +166,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def send_json(self, content):
         await self.send(text_data=json.dumps(content))
 
-    @database_sync_to_async
+    @_db
     def _can_view(self, token) -> bool:
         match = Match.objects.filter(pk=self.match_id).first()
         return match is not None and services.can_view(match, self.user, token)
 
-    @database_sync_to_async
+    @_db
     def _payload(self):
+        """The snapshot from the database, after forfeiting a seat whose time ran out (whose
+        broadcast is handed back with it)."""
         match = selectors.match_with_seats(self.match_id)
         if match is None:
-            return None
-        if services.match_check_clock(match=match):
+            return None, services.Deferred()
+        outcome = services.deferred(services.match_check_clock, match=match)
+        if outcome.result:
             match = selectors.match_with_seats(self.match_id)
-        return selectors.match_payload(match, self.user)
+        return selectors.match_payload(match, self.user), outcome

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from django.db.models import Prefetch
 from django.utils import timezone
 
@@ -12,19 +14,19 @@ from .models import ChatMessage, Match, Seat
 CHAT_HISTORY = 50
 
 
-def seat_of(match: Match, user) -> int | None:
+def seat_of(match: Match, user, seats: list[Seat] | None = None) -> int | None:
     """The seat ``user`` plays in ``match`` (None for spectators and quitters)."""
     if user is None or not user.is_authenticated:
         return None
-    for seat in match.seats.all():
+    for seat in match.seats.all() if seats is None else seats:
         if seat.user_id == user.pk and not seat.quit:
             return seat.index
     return None
 
 
-def seats_json(match: Match) -> list[dict]:
+def seats_json(match: Match, seats: list[Seat] | None = None) -> list[dict]:
     result = []
-    for seat in match.seats.all():
+    for seat in match.seats.all() if seats is None else seats:
         user = seat.user
         result.append(
             {
@@ -62,13 +64,8 @@ def legal_actions_json(match: Match, state, seat: int | None) -> list[dict]:
     return [{"action": action, "label": label(action)} for action in state.legal_actions()]
 
 
-def match_payload(match: Match, user, *, chat: bool = True) -> dict:
-    """The snapshot a person gets: their seat's view, their legal actions, seats, clocks (who
-    is to move and by when), chat."""
-    seat = seat_of(match, user)
-    state = state_cache.load(match)
-    view = state.view(None if match.is_over else seat)
-    payload = {
+def _payload(match: Match, state, seat: int | None, seats_part: list[dict], clocks: dict) -> dict:
+    return {
         "id": match.pk,
         "game": match.game,
         "game_name": match.game_name,
@@ -79,18 +76,46 @@ def match_payload(match: Match, user, *, chat: bool = True) -> dict:
         "num_players": match.num_players,
         "options": match.options,
         "seat": seat,
-        "seats": seats_json(match),
-        "clocks": clock_json(match),
-        "view": view,
+        "seats": seats_part,
+        "clocks": clocks,
+        "view": state.view(None if match.is_over else seat),
         "legal_actions": legal_actions_json(match, state, seat),
         "moves": len(state.history),
     }
+
+
+def match_payload(match: Match, user, *, chat: bool = True) -> dict:
+    """The snapshot a person gets: their seat's view, their legal actions, seats, clocks (who
+    is to move and by when), chat."""
+    seats = list(match.seats.all())
+    state = state_cache.load(match)
+    payload = _payload(match, state, seat_of(match, user, seats), seats_json(match, seats), clock_json(match))
     if chat:
         messages = list(
             ChatMessage.objects.filter(match=match).select_related("user").order_by("-created_at")[:CHAT_HISTORY]
         )
         payload["chat"] = [_chat(m) for m in reversed(messages)]
     return payload
+
+
+def audience_payloads(match: Match, seats: list[Seat], state) -> dict:
+    """Every audience's snapshot of one version, serialised once, from what the writer holds
+    (no query): ``spectator`` (JSON text), ``seats`` (one JSON text per seat; None for a seat
+    whose player left, who now watches as a spectator), ``players`` (user id as text -> seat).
+
+    This is what ``match.updated`` carries: each socket forwards its own audience's text."""
+    seats_part = seats_json(match, seats)
+    clocks = clock_json(match)
+    spectator = json.dumps({"type": "snapshot", **_payload(match, state, None, seats_part, clocks)})
+    texts: list[str | None] = []
+    players: dict[str, int] = {}
+    for seat in seats:
+        if seat.user_id is None or seat.quit:
+            texts.append(None)
+            continue
+        players[str(seat.user_id)] = seat.index
+        texts.append(json.dumps({"type": "snapshot", **_payload(match, state, seat.index, seats_part, clocks)}))
+    return {"version": match.version, "spectator": spectator, "seats": texts, "players": players}
 
 
 def _chat(message: ChatMessage) -> dict:

@@ -10,8 +10,10 @@ and follow-up work (bots, rating) run only once the transaction has committed.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -277,9 +279,13 @@ def _bump(match: Match, state=None, seats: list[Seat] | None = None) -> None:
     match_id, version = match.pk, match.version
     if state is not None:
         transaction.on_commit(lambda: state_cache.remember(match_id, version, state))
-    transaction.on_commit(lambda: broadcast_update(match_id, version))
+    # In this order once committed: every socket is told, then the bot (if one is to move)
+    # starts thinking, then the result (if the game just ended) is rated.
+    transaction.on_commit(lambda: _publish_update(match, seats, state))
     if match.status == Match.Status.ACTIVE and match.to_move is not None and seats and seats[match.to_move].bot_name():
         transaction.on_commit(lambda: _schedule_bot(match_id, version))
+    if getattr(match, "_finished_now", False):
+        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
 
 
 def match_start(match: Match) -> None:
@@ -320,8 +326,7 @@ def _finish(match: Match, state, seats: list[Seat], reason: str) -> None:
     match.end_reason = reason
     match.to_move = None
     match.deadline = None
-    match_id = match.pk
-    transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
+    match._finished_now = True  # _bump sends match_finished once the result is committed
 
 
 def match_act(*, match_id: int, user=None, action, version, seat_index: int | None = None) -> ActResult:
@@ -477,17 +482,63 @@ def chat_json(message: ChatMessage) -> dict:
 # After commit
 
 
+@dataclass
+class Deferred:
+    """What a service run by ``deferred`` leaves to its async caller, in commit order."""
+
+    result: Any = None
+    error: MatchError | None = None
+    events: list[tuple[str, dict]] = field(default_factory=list)
+    bots: list[tuple[int, int]] = field(default_factory=list)
+
+
+_deferred: ContextVar[Deferred | None] = ContextVar("games_deferred", default=None)
+
+
+def deferred(service, /, **kwargs) -> Deferred:
+    """Run ``service(**kwargs)`` for a caller on the event loop (the match socket): the group
+    messages and bot moves it would send after commit are handed back instead, so the caller
+    awaits the channel layer itself rather than holding a database thread while it does (see
+    ``games.consumers``). A ``MatchError`` is returned too: a refused move may still have
+    committed something (a clock that ran out) whose broadcast must go out."""
+    outcome = Deferred()
+    token = _deferred.set(outcome)
+    try:
+        outcome.result = service(**kwargs)
+    except MatchError as exc:
+        outcome.error = exc
+    finally:
+        _deferred.reset(token)
+    return outcome
+
+
 def _group_send(match_id: int, payload: dict) -> None:
+    outcome = _deferred.get()
+    if outcome is not None:
+        outcome.events.append((match_group(match_id), payload))
+        return
     layer = get_channel_layer()
     if layer is not None:
         async_to_sync(layer.group_send)(match_group(match_id), payload)
 
 
-def broadcast_update(match_id: int, version: int) -> None:
-    _group_send(match_id, {"type": MATCH_UPDATED, "version": version})
+def _publish_update(match: Match, seats: list[Seat] | None, state) -> None:
+    """Build the new version's payloads once, here, and hand them to every socket of the
+    match in one group message: sockets forward them and run no query."""
+    if seats is None:
+        seats = _seats(match)
+    if state is None:
+        state = state_cache.load(match)
+    from .selectors import audience_payloads
+
+    _group_send(match.pk, {"type": MATCH_UPDATED, **audience_payloads(match, seats, state)})
 
 
 def _schedule_bot(match_id: int, version: int) -> None:
+    outcome = _deferred.get()
+    if outcome is not None:
+        outcome.bots.append((match_id, version))
+        return
     from .tasks import schedule_bot
 
     schedule_bot(match_id, version)

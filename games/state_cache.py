@@ -1,7 +1,9 @@
-"""Engine states of matches, rebuilt from their moves and kept per process by version.
+"""Engine states of matches, kept per process: the latest known version of each match.
 
-The truth is the Move rows; a state is cached under (match id, version) only after the
+The truth is the Move rows; a state is remembered under its match's version only after the
 transaction that made that version has committed, so a rolled-back change never poisons it.
+A process that is behind (another process or a worker made the last moves) catches up by
+reading and applying only the moves it has not seen, instead of replaying the whole game.
 Callers always get their own clone.
 """
 
@@ -10,8 +12,8 @@ from threading import Lock
 
 from .engines.base import State
 
-_MAX_ENTRIES = 512
-_states: OrderedDict[tuple[int, int], State] = OrderedDict()
+_MAX_MATCHES = 2048
+_states: OrderedDict[int, tuple[int, State]] = OrderedDict()
 _lock = Lock()
 
 
@@ -22,22 +24,34 @@ def replay(match) -> State:
 
 def load(match) -> State:
     """The engine state of ``match`` at its current version (a private copy)."""
-    key = (match.pk, match.version)
     with _lock:
-        state = _states.get(key)
-        if state is not None:
-            _states.move_to_end(key)
-            return state.clone()
+        entry = _states.get(match.pk)
+        if entry is not None:
+            _states.move_to_end(match.pk)
+    if entry is not None:
+        version, known = entry
+        if version == match.version:
+            return known.clone()
+        if version < match.version:
+            state = known.clone()
+            newer = match.moves.filter(index__gte=len(state.history)).order_by("index")
+            for action in newer.values_list("action", flat=True):
+                state.apply(action)
+            remember(match.pk, match.version, state)
+            return state
     state = replay(match)
     remember(match.pk, match.version, state)
-    return state.clone()
+    return state
 
 
 def remember(match_id: int, version: int, state: State) -> None:
+    """Keep ``state`` as the match's state at ``version`` unless a newer one is known."""
     with _lock:
-        _states[(match_id, version)] = state.clone()
-        _states.move_to_end((match_id, version))
-        while len(_states) > _MAX_ENTRIES:
+        entry = _states.get(match_id)
+        if entry is None or entry[0] <= version:
+            _states[match_id] = (version, state.clone())
+        _states.move_to_end(match_id)
+        while len(_states) > _MAX_MATCHES:
             _states.popitem(last=False)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import threading
 from datetime import timedelta
 
 from celery import shared_task
@@ -15,29 +14,25 @@ from .bots import get_bot
 from .models import Match
 
 log = logging.getLogger(__name__)
-_local = threading.local()
 
 
 def schedule_bot(match_id: int, version: int) -> None:
     """Queue the bot's move if a bot is to act at ``version``.
 
-    With a broker, a worker runs it. In eager mode the moves run here, one after another in a
-    loop rather than nested, so a long bot-against-bot stretch cannot exhaust the stack.
+    With a broker, a worker runs it. In eager mode (the embedded default) a thread of this
+    process runs it (``games.bot_runner``), so the move that made it the bot's turn is
+    answered and broadcast without waiting for the bot to think.
     """
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         bot_act.delay(match_id, version)
         return
-    pending = getattr(_local, "pending", None)
-    if pending is not None:
-        pending.append((match_id, version))
-        return
-    _local.pending = [(match_id, version)]
-    try:
-        while _local.pending:
-            args = _local.pending.pop(0)
-            bot_act.apply(args=args, throw=True)
-    finally:
-        _local.pending = None
+    from .bot_runner import runner
+
+    runner.submit(match_id, version, _run_eagerly)
+
+
+def _run_eagerly(match_id: int, version: int) -> None:
+    bot_act.apply(args=(match_id, version), throw=True)
 
 
 # A lost connection or a deadlock is worth another try; the retry re-reads the match, so it

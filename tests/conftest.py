@@ -40,9 +40,13 @@ def _task_done(**kwargs):
 
 
 def drain_worker(timeout=60.0):
-    """Wait until the Celery worker has nothing queued or running (no-op when eager), so a
-    test never ends, and its database is never flushed, under a task still at work."""
+    """Wait until the Celery worker (or, when eager, the server's bot threads) has nothing
+    queued or running, so a test never ends, and its database is never flushed, under a task
+    still at work."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
+        from games.bot_runner import runner
+
+        assert runner.wait_idle(timeout), "bot moves still running"
         return
     import redis
 

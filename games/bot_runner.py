@@ -1,0 +1,83 @@
+"""Bots' moves in the embedded default (no broker): threads of the server process, off the
+request and socket paths.
+
+A person's move is committed, acknowledged and broadcast by its own thread; the bot that is to
+answer thinks here meanwhile, in one of a few threads. One match's bot moves run strictly one
+after another (a bot-against-bot stretch is a queue per match, drained by one thread at a
+time); different matches' bots think in parallel. With Redis set, Celery workers do this job
+and this module is not used.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+
+from asgiref.sync import SyncToAsync
+
+log = logging.getLogger(__name__)
+
+
+class BotRunner:
+    def __init__(self, threads: int = 2):
+        self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bot")
+        self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)
+        self._queues: dict[int, deque[int]] = {}
+        self._pending = 0
+
+    def submit(self, match_id: int, version: int, run) -> None:
+        """Queue ``run(match_id, version)`` behind the match's earlier bot moves."""
+        loop = _server_loop()
+        with self._lock:
+            self._pending += 1
+            queue = self._queues.get(match_id)
+            if queue is not None:  # a thread is draining this match: it will get there
+                queue.append(version)
+                return
+            self._queues[match_id] = deque([version])
+        self._executor.submit(self._drain, match_id, run, loop)
+
+    def _drain(self, match_id: int, run, loop) -> None:
+        from django.db import close_old_connections
+
+        if loop is not None:
+            # Broadcasts made from this thread go through the server's event loop, where the
+            # sockets and the in-memory channel layer live (as asgiref does for its own threads).
+            SyncToAsync.threadlocal.main_event_loop = loop
+            SyncToAsync.threadlocal.main_event_loop_pid = os.getpid()
+        while True:
+            with self._lock:
+                queue = self._queues[match_id]
+                if not queue:
+                    del self._queues[match_id]
+                    return
+                version = queue.popleft()
+            try:
+                run(match_id, version)
+            except Exception:
+                log.exception("bot move in match %s at version %s failed", match_id, version)
+            finally:
+                close_old_connections()
+                with self._lock:
+                    self._pending -= 1
+                    self._idle.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Block until no bot move is queued or running (for tests and shutdown)."""
+        with self._lock:
+            return self._idle.wait_for(lambda: self._pending == 0, timeout=timeout)
+
+
+def _server_loop():
+    """The event loop of the ASGI server, when called from one of its worker threads."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is not None and getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid():
+        return loop
+    return None
+
+
+runner = BotRunner()
