@@ -1,0 +1,156 @@
+"""The live move path: what a move costs the database, and what the sockets do with it.
+
+A move is one locked write; its payloads (one per seat, one for spectators) are built once by
+the process that committed it and handed to every socket of the match, which forwards its own
+audience's and runs no query, however many people watch.
+"""
+
+import json
+import random
+import threading
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.contrib.auth.models import AnonymousUser
+from django.db.backends import utils as db_utils
+
+from games import services, state_cache
+from games.models import Match
+
+from .helpers import fresh, start_two_player
+from .test_socket import open_socket, patch_auth, receive  # noqa: F401 (patch_auth is a fixture)
+
+SOCKET_DB_THREAD = "socket-db"
+
+
+def _mover(match, alice, bob):
+    return alice if match.to_move == 0 else bob
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_persons_move_costs_at_most_six_queries_begin_and_commit_included(
+    alice, bob, django_assert_max_num_queries
+):
+    match = start_two_player("game-of-god", alice, bob)
+    rng = random.Random(3)
+    for _ in range(6):
+        match = fresh(match.pk)
+        action = rng.choice(state_cache.load(match).legal_actions())
+        with django_assert_max_num_queries(6):
+            services.match_act(match_id=match.pk, user=_mover(match, alice, bob), action=action, version=match.version)
+    assert fresh(match.pk).version == match.version + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_move_costs_no_write(alice, bob, django_assert_max_num_queries):
+    match = start_two_player("game-of-god", alice, bob)
+    waiting = bob if match.to_move == 0 else alice
+    action = state_cache.load(match).legal_actions()[0]
+    with django_assert_max_num_queries(4), pytest.raises(services.MatchError) as refused:
+        services.match_act(match_id=match.pk, user=waiting, action=action, version=match.version)
+    assert refused.value.code == "not_your_turn"
+    assert fresh(match.pk).version == match.version
+
+
+@pytest.fixture
+def socket_queries(monkeypatch):
+    """Every SQL statement run by the sockets' database threads, whichever connection."""
+    ran: list[str] = []
+    real = db_utils.CursorWrapper._execute
+
+    def spy(self, sql, params, *ignored):
+        if threading.current_thread().name.startswith(SOCKET_DB_THREAD):
+            ran.append(sql)
+        return real(self, sql, params, *ignored)
+
+    monkeypatch.setattr(db_utils.CursorWrapper, "_execute", spy)
+    return ran
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_sockets_forward_each_update_without_a_database_query(alice, bob, make_user, patch_auth, socket_queries):  # noqa: F811
+    eve = await sync_to_async(make_user)("eve")
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    audience = {"alice": alice, "bob": bob, "eve": eve, "anonymous": AnonymousUser()}
+    sockets = {}
+    for name, user in audience.items():
+        ws, ok, _ = await open_socket(patch_auth, match.pk, user)
+        assert ok
+        await receive(ws, "snapshot")
+        sockets[name] = ws
+    assert socket_queries, "connecting reads the match (the snapshot): the spy sees the sockets' queries"
+    socket_queries.clear()
+
+    rng = random.Random(5)
+    for _ in range(5):
+        match = await sync_to_async(fresh)(match.pk)
+        state = await sync_to_async(state_cache.load)(match)
+        mover = _mover(match, alice, bob)
+        await sync_to_async(services.match_act)(
+            match_id=match.pk, user=mover, action=rng.choice(state.legal_actions()), version=match.version
+        )
+        after = await sync_to_async(state_cache.load)(await sync_to_async(fresh)(match.pk))
+        for name, ws in sockets.items():
+            update = await receive(ws, "snapshot")
+            assert update["version"] == match.version + 1
+            seat = {"alice": 0, "bob": 1}.get(name)
+            assert update["seat"] == seat
+            assert update["view"] == json.loads(json.dumps(after.view(seat)))
+            assert (update["legal_actions"] != []) == (seat is not None and after.current_player() == seat)
+    assert socket_queries == []
+    for ws in sockets.values():
+        await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_player_who_resigned_gets_the_spectators_view_from_then_on(alice, bob, make_user, patch_auth):  # noqa: F811
+    carol = await sync_to_async(make_user)("carol")
+    match = await sync_to_async(services.match_create)(user=alice, game="chit-territory", num_players=3)
+    await sync_to_async(services.match_join)(match_id=match.pk, user=bob)
+    await sync_to_async(services.match_join)(match_id=match.pk, user=carol)
+    match = await sync_to_async(fresh)(match.pk)
+    # Someone who is not to move resigns, so nothing moves after the resignation.
+    seat = next(i for i in range(3) if i != match.to_move)
+    quitter = [alice, bob, carol][seat]
+    ws, ok, _ = await open_socket(patch_auth, match.pk, quitter)
+    assert (await receive(ws, "snapshot"))["seat"] == seat
+    await sync_to_async(services.match_resign)(match_id=match.pk, user=quitter)
+    update = await receive(ws, "snapshot")
+    match = await sync_to_async(fresh)(match.pk)
+    spectator = json.loads(json.dumps((await sync_to_async(state_cache.load)(match)).view(None)))
+    assert update["version"] == match.version
+    assert update["seat"] is None and update["legal_actions"] == [] and update["view"] == spectator
+    assert update["seats"][seat]["resigned"]
+    await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_move_against_a_bot_is_broadcast_before_the_bot_answers(alice, patch_auth):  # noqa: F811
+    match = await sync_to_async(services.match_create)(user=alice, game="game-of-god", num_players=2, rated=False)
+    await sync_to_async(services.match_seat_bot)(match_id=match.pk, user=alice, bot="greedy")
+    ws, ok, _ = await open_socket(patch_auth, match.pk, alice)
+    assert ok
+    latest = await receive(ws, "snapshot")
+    rng = random.Random(8)
+    handed_over = 0
+    while handed_over < 3 and latest["status"] == Match.Status.ACTIVE:
+        if not latest["legal_actions"]:  # the bot is thinking: its move comes as an update
+            latest = await receive(ws, "snapshot")
+            continue
+        version = latest["version"]
+        action = rng.choice(latest["legal_actions"])["action"]
+        await ws.send_to(text_data=json.dumps({"type": "act", "action": action, "version": version}))
+        ack = await receive(ws, "ack")
+        assert ack["version"] == version + 1
+        # The very next update is our own move, whoever is to answer it: the bot has not
+        # moved before we were told.
+        latest = await receive(ws, "snapshot")
+        assert latest["version"] == version + 1
+        if latest["status"] == Match.Status.ACTIVE and latest["clocks"]["to_move"] == 1:
+            assert latest["seats"][1]["is_bot"] and latest["legal_actions"] == []
+            handed_over += 1
+    assert handed_over == 3
+    await ws.disconnect()
