@@ -98,7 +98,18 @@ def match_payload(match: Match, user, *, chat: bool = True) -> dict:
     return payload
 
 
-def audience_payloads(match: Match, seats: list[Seat], state) -> dict:
+def new_moves_json(match: Match, state, new_moves: list[tuple[int, int | None, str]]) -> list[dict]:
+    """Move-list rows for ``new_moves`` (index, seat, action), masked as the running match's
+    list is, so a page extends its list from the update instead of asking for it again."""
+    public = state.history if match.is_over else state.public_history()
+    label = match.engine.action_label
+    return [
+        {"index": index, "seat": seat, "action": public[index], "label": label(public[index])}
+        for index, seat, _ in new_moves
+    ]
+
+
+def audience_payloads(match: Match, seats: list[Seat], state, new_moves: list | None = None) -> dict:
     """Every audience's snapshot of one version, serialised once, from what the writer holds
     (no query): ``spectator`` (JSON text), ``seats`` (one JSON text per seat; None for a seat
     whose player left, who now watches as a spectator), ``players`` (user id as text -> seat).
@@ -106,7 +117,13 @@ def audience_payloads(match: Match, seats: list[Seat], state) -> dict:
     This is what ``match.updated`` carries: each socket forwards its own audience's text."""
     seats_part = seats_json(match, seats)
     clocks = clock_json(match)
-    spectator = json.dumps({"type": "snapshot", **_payload(match, state, None, seats_part, clocks)})
+    extra = {}
+    if new_moves is not None:
+        extra["new_moves"] = new_moves_json(match, state, new_moves)
+
+    def text(seat: int | None) -> str:
+        return json.dumps({"type": "snapshot", **_payload(match, state, seat, seats_part, clocks), **extra})
+
     texts: list[str | None] = []
     players: dict[str, int] = {}
     for seat in seats:
@@ -114,8 +131,8 @@ def audience_payloads(match: Match, seats: list[Seat], state) -> dict:
             texts.append(None)
             continue
         players[str(seat.user_id)] = seat.index
-        texts.append(json.dumps({"type": "snapshot", **_payload(match, state, seat.index, seats_part, clocks)}))
-    return {"version": match.version, "spectator": spectator, "seats": texts, "players": players}
+        texts.append(text(seat.index))
+    return {"version": match.version, "spectator": text(None), "seats": texts, "players": players}
 
 
 def _chat(message: ChatMessage) -> dict:

@@ -260,10 +260,10 @@ def _record(match: Match, state, applied: list[tuple[int | None, str]], seats: l
         seat = seats[current]
         match.deadline = None if seat.bot_name() else timezone.now() + timedelta(seconds=match.seconds_per_move)
     match.snapshot = state.view(None)
-    _bump(match, state=state, seats=seats)
+    _bump(match, state=state, seats=seats, new_moves=[(start + i, seat, a) for i, (seat, a) in enumerate(applied)])
 
 
-def _bump(match: Match, state=None, seats: list[Seat] | None = None) -> None:
+def _bump(match: Match, state=None, seats: list[Seat] | None = None, new_moves: list | None = None) -> None:
     """Save the match under the next version (guarded), then broadcast once committed.
 
     With ``seats`` given, a bot whose turn it now is gets queued after the commit too."""
@@ -281,7 +281,7 @@ def _bump(match: Match, state=None, seats: list[Seat] | None = None) -> None:
         transaction.on_commit(lambda: state_cache.remember(match_id, version, state))
     # In this order once committed: every socket is told, then the bot (if one is to move)
     # starts thinking, then the result (if the game just ended) is rated.
-    transaction.on_commit(lambda: _publish_update(match, seats, state))
+    transaction.on_commit(lambda: _publish_update(match, seats, state, new_moves))
     if match.status == Match.Status.ACTIVE and match.to_move is not None and seats and seats[match.to_move].bot_name():
         transaction.on_commit(lambda: _schedule_bot(match_id, version))
     if getattr(match, "_finished_now", False):
@@ -522,7 +522,7 @@ def _group_send(match_id: int, payload: dict) -> None:
         async_to_sync(layer.group_send)(match_group(match_id), payload)
 
 
-def _publish_update(match: Match, seats: list[Seat] | None, state) -> None:
+def _publish_update(match: Match, seats: list[Seat] | None, state, new_moves: list | None) -> None:
     """Build the new version's payloads once, here, and hand them to every socket of the
     match in one group message: sockets forward them and run no query."""
     if seats is None:
@@ -531,7 +531,8 @@ def _publish_update(match: Match, seats: list[Seat] | None, state) -> None:
         state = state_cache.load(match)
     from .selectors import audience_payloads
 
-    _group_send(match.pk, {"type": MATCH_UPDATED, **audience_payloads(match, seats, state)})
+    payloads = audience_payloads(match, seats, state, new_moves)
+    _group_send(match.pk, {"type": MATCH_UPDATED, **payloads})
 
 
 def _schedule_bot(match_id: int, version: int) -> None:

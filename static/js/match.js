@@ -208,11 +208,29 @@ function applySnapshot(snapshot) {
   clockExpiredAsked = false;
   if (snapshot.chat) renderChat(snapshot.chat);
   render();
-  loadMoves();
+  extendMoves(snapshot);
   if (statusChanged && (snapshot.status === "active" || snapshot.status === "finished")) {
     // Seats and buttons around the board (join, resign) depend on the status.
     if (document.getElementById("waiting-heading") || snapshot.status === "finished") window.location.reload();
   }
+}
+
+function moveItem(m) {
+  const li = text("li", `${m.seat === null ? "chance:" : seatName(m.seat) + ":"} ${m.action}`);
+  li.title = m.label;
+  if (m.seat === null) li.className = "chance";
+  return li;
+}
+
+// An update carries the moves it added: the list grows from it without a request, unless
+// the page missed some (then it asks for the whole list).
+function extendMoves(snapshot) {
+  const added = snapshot.new_moves || [];
+  if (added.length && added[0].index === els.moves.children.length) {
+    els.moves.append(...added.map(moveItem));
+    els.moves.scrollTop = els.moves.scrollHeight;
+  }
+  if (els.moves.children.length !== snapshot.moves) loadMoves();
 }
 
 // The move list follows the board: one request at a time, at most one every 1.5 s, and a
@@ -240,15 +258,9 @@ async function loadMoves() {
       retryIn = 1000 * (Number(res.headers.get("Retry-After")) || 5);
     } else if (res.ok) {
       const moves = await res.json();
-      els.moves.replaceChildren(
-        ...moves.map((m) => {
-          const li = text("li", `${m.seat === null ? "chance:" : seatName(m.seat) + ":"} ${m.action}`);
-          li.title = m.label;
-          if (m.seat === null) li.className = "chance";
-          return li;
-        }),
-      );
+      els.moves.replaceChildren(...moves.map(moveItem));
       els.moves.scrollTop = els.moves.scrollHeight;
+      if (moves.length < payload.moves) movesAgain = true; // an update came while we asked
     }
   } catch (err) {
     retryIn = 5000; /* offline for a moment: the socket reconnects, the list follows */

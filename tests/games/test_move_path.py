@@ -87,9 +87,8 @@ async def test_sockets_forward_each_update_without_a_database_query(alice, bob, 
         match = await sync_to_async(fresh)(match.pk)
         state = await sync_to_async(state_cache.load)(match)
         mover = _mover(match, alice, bob)
-        await sync_to_async(services.match_act)(
-            match_id=match.pk, user=mover, action=rng.choice(state.legal_actions()), version=match.version
-        )
+        action = rng.choice(state.legal_actions())
+        await sync_to_async(services.match_act)(match_id=match.pk, user=mover, action=action, version=match.version)
         after = await sync_to_async(state_cache.load)(await sync_to_async(fresh)(match.pk))
         for name, ws in sockets.items():
             update = await receive(ws, "snapshot")
@@ -98,6 +97,11 @@ async def test_sockets_forward_each_update_without_a_database_query(alice, bob, 
             assert update["seat"] == seat
             assert update["view"] == json.loads(json.dumps(after.view(seat)))
             assert (update["legal_actions"] != []) == (seat is not None and after.current_player() == seat)
+            # The move list grows from the update itself: no request for the whole list.
+            added, *chance = update["new_moves"]
+            assert (added["index"], added["seat"], added["action"]) == (len(state.history), match.to_move, action)
+            assert added["label"] and all(row["seat"] is None for row in chance)
+            assert update["moves"] == len(after.history) == added["index"] + 1 + len(chance)
     assert socket_queries == []
     for ws in sockets.values():
         await ws.disconnect()
