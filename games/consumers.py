@@ -1,7 +1,8 @@
 """The match socket: a thin layer over games.services and games.selectors.
 
 Client -> server frames: {"type": "act", "action": str, "version": int},
-{"type": "snapshot"}, {"type": "chat", "text": str}, {"type": "ping"}.
+{"type": "snapshot"}, {"type": "sync", "version": int} (a snapshot follows only if that is not
+the latest version), {"type": "chat", "text": str}, {"type": "ping"}.
 Server -> client: {"type": "snapshot", ...payload}, {"type": "ack", "version": int},
 {"type": "error", "code": str, "message": str}, {"type": "chat", "message": {...}}, {"type": "pong"}.
 Every change is broadcast as ``match.updated`` carrying the new version's payloads, built once
@@ -98,6 +99,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.act(frame)
         elif kind == "snapshot":
             await self.send_snapshot(force=True)
+        elif kind == "sync":
+            await self.sync(frame)
         elif kind == "chat":
             await self.chat(frame)
         elif kind == "ping":
@@ -127,6 +130,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.send_error(outcome.error.code, outcome.error.message)
         await publish(outcome)
         if outcome.error is not None and outcome.error.code in ("stale", "finished"):
+            await self.send_snapshot(force=True)
+
+    async def sync(self, frame):
+        """The page says which version it shows (now and then, while the match goes on): a
+        snapshot if that is not the latest, as when the update was lost on the way."""
+        if await self._current_version() != frame.get("version"):
             await self.send_snapshot(force=True)
 
     async def chat(self, frame):
@@ -170,6 +179,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def _can_view(self, token) -> bool:
         match = Match.objects.filter(pk=self.match_id).first()
         return match is not None and services.can_view(match, self.user, token)
+
+    @_db
+    def _current_version(self) -> int | None:
+        return Match.objects.filter(pk=self.match_id).values_list("version", flat=True).first()
 
     @_db
     def _payload(self):

@@ -374,6 +374,15 @@ if (els.chatForm) {
 }
 
 clockTimer = setInterval(tickClock, 1000);
+// Updates travel at most once: should one be lost on the way, the page would wait for a move
+// already made. Now and then it tells the server which version it shows, and gets the
+// latest if that is not it.
+const SYNC_EVERY_MS = 20000;
+setInterval(() => {
+  if (payload.status !== "active" && payload.status !== "open") return;
+  if (document.hidden || !socket || socket.readyState !== WebSocket.OPEN) return;
+  socket.send(JSON.stringify({ type: "sync", version: payload.version }));
+}, SYNC_EVERY_MS);
 window.matchClient = { act, get payload() { return payload; }, get socket() { return socket; } };
 
 await loadRenderer();

@@ -158,3 +158,26 @@ async def test_a_move_against_a_bot_is_broadcast_before_the_bot_answers(alice, p
             handed_over += 1
     assert handed_over == 3
     await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_page_that_lost_an_update_gets_the_latest_when_it_syncs(alice, bob, patch_auth, monkeypatch):  # noqa: F811
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    ws, ok, _ = await open_socket(patch_auth, match.pk, alice)
+    shown = await receive(ws, "snapshot")
+    # Up to date: nothing comes back.
+    await ws.send_to(text_data=json.dumps({"type": "sync", "version": shown["version"]}))
+    assert await ws.receive_nothing(timeout=0.5)
+    # A move is made and its update is lost on the way (the layer delivers at most once).
+    state = await sync_to_async(state_cache.load)(match)
+    with monkeypatch.context() as lossy:
+        lossy.setattr(services, "_group_send", lambda match_id, message: None)
+        await sync_to_async(services.match_act)(
+            match_id=match.pk, user=_mover(match, alice, bob), action=state.legal_actions()[0], version=match.version
+        )
+    assert await ws.receive_nothing(timeout=0.5)
+    await ws.send_to(text_data=json.dumps({"type": "sync", "version": shown["version"]}))
+    latest = await receive(ws, "snapshot")
+    assert latest["version"] == match.version + 1
+    await ws.disconnect()
