@@ -107,7 +107,7 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 USING_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
-# Threads of one ASGI process that run database calls for sockets (games.db_executor); HTTP
+# Threads of one ASGI process that run the sockets' database calls (games.consumers); HTTP
 # requests run in threads of their own. Each borrows a connection from the pool per call.
 DB_THREADS = env.int("DB_THREADS", default=4)
 if USING_POSTGRES:
