@@ -128,6 +128,26 @@ def _seats(match: Match) -> list[Seat]:
     return list(match.seats.select_related("user").order_by("index"))
 
 
+def _lock_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
+    """The match row locked and its seats (with their users) in one round trip: the seats
+    joined to the match, ``FOR UPDATE OF`` the match row only."""
+    try:
+        seats = list(
+            Seat.objects.select_related("match", "user")
+            .select_for_update(of=("match",))
+            .filter(match_id=match_id)
+            .order_by("index")
+        )
+    except (ValueError, TypeError):
+        seats = []
+    if not seats:
+        raise MatchError("There is no such match.", "not_found")
+    match = seats[0].match
+    for seat in seats[1:]:
+        seat.match = match
+    return match, seats
+
+
 def can_view(match: Match, user, token: str | None = None) -> bool:
     if match.visibility == Match.Visibility.PUBLIC:
         return True
@@ -341,12 +361,11 @@ def match_act(*, match_id: int, user=None, action, version, seat_index: int | No
         raise MatchError("Send the version of the position you are acting on.", "bad_request")
     timed_out = False
     with transaction.atomic():
-        match = _lock(match_id)
+        match, seats = _lock_with_seats(match_id)
         if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
             raise MatchError("This match is over.", "finished")
         if match.status == Match.Status.OPEN:
             raise MatchError("This match has not started yet.", "bad_request")
-        seats = _seats(match)
         if seat_index is None:
             mine = [s for s in seats if user is not None and user.is_authenticated and s.user_id == user.pk]
             if not mine:
