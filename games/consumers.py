@@ -27,8 +27,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from . import selectors, services
-from .groups import match_group
+from . import selectors, services, state_cache
+from .groups import match_group, match_players_group
 from .models import Match
 
 MAX_FRAME_BYTES = 4096
@@ -60,11 +60,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.user = self.scope["user"]
         token = parse_qs(self.scope.get("query_string", b"").decode()).get("token", [None])[0]
-        allowed = await self._can_view(token)
+        allowed, seated = await self._can_view(token)
         if not allowed:
             await self.close(code=4403)
             return
-        self.group = match_group(self.match_id)
+        self.group = match_players_group(self.match_id) if seated else match_group(self.match_id)
         self.user_key = str(self.user.pk) if self.user.is_authenticated else None
         self.sent_version = -1
         self.window_start = time.monotonic()
@@ -151,9 +151,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if event["version"] <= self.sent_version:
             return  # already sent (a snapshot asked for meanwhile may be newer)
         seat = event["players"].get(self.user_key) if self.user_key else None
+        if seat is not None and not event["seats"]:
+            # Seated since this socket joined the spectators (a seat taken in another tab):
+            # from now on it listens with the players, starting from a fresh snapshot.
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = match_players_group(self.match_id)
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            await self.send_snapshot(force=True)
+            return
         text = event["spectator"] if seat is None else event["seats"][seat]
         self.sent_version = event["version"]
         await self.send(text_data=text)
+        catch_up = event.get("catch_up")
+        if catch_up:  # the first socket of this process to see the update keeps its state current
+            state_cache.advance(int(self.match_id), catch_up["from_version"], event["version"], catch_up["actions"])
 
     async def chat_message(self, event):
         await self.send_json({"type": "chat", "message": event["message"]})
@@ -176,9 +187,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(content))
 
     @_db
-    def _can_view(self, token) -> bool:
+    def _can_view(self, token) -> tuple[bool, bool]:
+        """Whether this user may watch the match, and whether they hold a seat in it."""
         match = Match.objects.filter(pk=self.match_id).first()
-        return match is not None and services.can_view(match, self.user, token)
+        if match is None or not services.can_view(match, self.user, token):
+            return False, False
+        seated = self.user.is_authenticated and match.seats.filter(user=self.user).exists()
+        return True, seated
 
     @_db
     def _current_version(self) -> int | None:

@@ -26,7 +26,7 @@ from . import state_cache
 from .bots import get_bot
 from .engines import CHANCE, TERMINAL, IllegalAction, get_game
 from .engines.base import places_from_keys
-from .groups import CHAT_MESSAGE, MATCH_UPDATED, match_group
+from .groups import CHAT_MESSAGE, MATCH_UPDATED, match_group, match_players_group
 from .models import ChatMessage, Match, Move, Seat
 from .signals import match_finished, open_matches_changed
 
@@ -531,19 +531,27 @@ def deferred(service, /, **kwargs) -> Deferred:
     return outcome
 
 
-def _group_send(match_id: int, payload: dict) -> None:
+def _group_send(match_id: int, payload: dict, spectators_payload: dict | None = None) -> None:
+    """Send to the match's players' group, then to its spectators' (``spectators_payload``
+    if given, else the same message)."""
+    messages = [
+        (match_players_group(match_id), payload),
+        (match_group(match_id), payload if spectators_payload is None else spectators_payload),
+    ]
     outcome = _deferred.get()
     if outcome is not None:
-        outcome.events.append((match_group(match_id), payload))
+        outcome.events.extend(messages)
         return
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(match_group(match_id), payload)
+        for group, message in messages:
+            async_to_sync(layer.group_send)(group, message)
 
 
 def _publish_update(match: Match, seats: list[Seat] | None, state, new_moves: list | None) -> None:
     """Build the new version's payloads once, here, and hand them to every socket of the
-    match in one group message: sockets forward them and run no query."""
+    match: sockets forward them and run no query. The players' group gets every audience's
+    text (a player who left watches as a spectator); the spectators' only theirs."""
     if seats is None:
         seats = _seats(match)
     if state is None:
@@ -551,7 +559,12 @@ def _publish_update(match: Match, seats: list[Seat] | None, state, new_moves: li
     from .selectors import audience_payloads
 
     payloads = audience_payloads(match, seats, state, new_moves)
-    _group_send(match.pk, {"type": MATCH_UPDATED, **payloads})
+    # For the other processes' state caches, never for a page: the raw actions (chance
+    # outcomes unmasked) that lead from the previous version to this one.
+    catch_up = {"from_version": match.version - 1, "actions": [action for _, _, action in new_moves or ()]}
+    everyone = {"type": MATCH_UPDATED, **payloads, "catch_up": catch_up}
+    spectators = {**everyone, "seats": []}
+    _group_send(match.pk, everyone, spectators)
 
 
 def _schedule_bot(match_id: int, version: int) -> None:

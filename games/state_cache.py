@@ -2,8 +2,9 @@
 
 The truth is the Move rows; a state is remembered under its match's version only after the
 transaction that made that version has committed, so a rolled-back change never poisons it.
-A process that is behind (another process or a worker made the last moves) catches up by
-reading and applying only the moves it has not seen, instead of replaying the whole game.
+A process that is behind (another process or a worker made the last moves) catches up from
+the actions the move's update carried (``advance``), or else by reading and applying only the
+moves it has not seen, instead of replaying the whole game. Moves are only ever appended.
 Callers always get their own clone.
 """
 
@@ -53,6 +54,25 @@ def remember(match_id: int, version: int, state: State) -> None:
         _states.move_to_end(match_id)
         while len(_states) > _MAX_MATCHES:
             _states.popitem(last=False)
+
+
+def advance(match_id: int, from_version: int, to_version: int, actions: list[str]) -> bool:
+    """Bring a remembered state from ``from_version`` to ``to_version`` by ``actions`` (what a
+    move's update carries), so this process need not read the moves when it next acts.
+    Nothing happens unless this process knows the match at exactly ``from_version``."""
+    with _lock:
+        entry = _states.get(match_id)
+        if entry is None or entry[0] != from_version:
+            return False
+        state = entry[1].clone()
+    for action in actions:
+        state.apply(action)
+    with _lock:
+        entry = _states.get(match_id)
+        if entry is None or entry[0] != from_version:
+            return False  # another thread moved it on meanwhile
+        _states[match_id] = (to_version, state)
+    return True
 
 
 def forget_all() -> None:

@@ -172,7 +172,7 @@ async def test_a_page_that_lost_an_update_gets_the_latest_when_it_syncs(alice, b
     # A move is made and its update is lost on the way (the layer delivers at most once).
     state = await sync_to_async(state_cache.load)(match)
     with monkeypatch.context() as lossy:
-        lossy.setattr(services, "_group_send", lambda match_id, message: None)
+        lossy.setattr(services, "_group_send", lambda *message: None)
         await sync_to_async(services.match_act)(
             match_id=match.pk, user=_mover(match, alice, bob), action=state.legal_actions()[0], version=match.version
         )
@@ -180,4 +180,55 @@ async def test_a_page_that_lost_an_update_gets_the_latest_when_it_syncs(alice, b
     await ws.send_to(text_data=json.dumps({"type": "sync", "version": shown["version"]}))
     latest = await receive(ws, "snapshot")
     assert latest["version"] == match.version + 1
+    await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_process_that_did_not_make_the_move_keeps_its_state_current_from_the_update(
+    alice, bob, patch_auth, monkeypatch  # noqa: F811
+):
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    ws, ok, _ = await open_socket(patch_auth, match.pk, AnonymousUser())
+    await receive(ws, "snapshot")
+    state = await sync_to_async(state_cache.load)(match)  # this process knows the match at its version
+    # The move is made elsewhere: this process's cache does not see the commit.
+    with monkeypatch.context() as elsewhere:
+        elsewhere.setattr(state_cache, "remember", lambda *args: None)
+        await sync_to_async(services.match_act)(
+            match_id=match.pk, user=_mover(match, alice, bob), action=state.legal_actions()[0], version=match.version
+        )
+    update = await receive(ws, "snapshot")
+    assert "catch_up" not in update and "actions" not in update  # only the server reads the raw actions
+    after = await sync_to_async(fresh)(match.pk)
+    replayed = await sync_to_async(state_cache.replay)(after)
+
+    def cached_without_a_query():
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as queries:
+            cached = state_cache.load(after)
+        return cached, len(queries)
+
+    cached, queries = await sync_to_async(cached_without_a_query)()
+    assert queries == 0 and cached.history == replayed.history and cached.view(None) == replayed.view(None)
+    await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_watcher_who_takes_a_seat_elsewhere_gets_the_players_updates(alice, bob, make_user, patch_auth):  # noqa: F811
+    carol = await sync_to_async(make_user)("carol")
+    match = await sync_to_async(services.match_create)(user=alice, game="chit-territory", num_players=3)
+    ws, ok, _ = await open_socket(patch_auth, match.pk, bob)  # bob watches the open match
+    assert (await receive(ws, "snapshot"))["seat"] is None
+    await sync_to_async(services.match_join)(match_id=match.pk, user=bob)  # from another tab
+    assert (await receive(ws, "snapshot"))["seat"] == 1
+    await sync_to_async(services.match_join)(match_id=match.pk, user=carol)
+    started = await receive(ws, "snapshot")
+    while started["status"] != Match.Status.ACTIVE:
+        started = await receive(ws, "snapshot")
+    state = await sync_to_async(state_cache.load)(await sync_to_async(fresh)(match.pk))
+    assert started["seat"] == 1 and started["view"] == json.loads(json.dumps(state.view(1)))
     await ws.disconnect()
