@@ -9,6 +9,7 @@ and follow-up work (bots, rating) run only once the transaction has committed.
 
 from __future__ import annotations
 
+import json
 import secrets
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from . import state_cache
@@ -128,16 +129,12 @@ def _seats(match: Match) -> list[Seat]:
     return list(match.seats.select_related("user").order_by("index"))
 
 
-def _lock_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
-    """The match row locked and its seats (with their users) in one round trip: the seats
-    joined to the match, ``FOR UPDATE OF`` the match row only."""
+def _lock_with_seats(match_id: int, lock: bool = True) -> tuple[Match, list[Seat]]:
+    """The match row (locked unless ``lock`` is false) and its seats with their users, in
+    one round trip: the seats joined to the match, ``FOR UPDATE OF`` the match row only."""
+    seats_query = Seat.objects.select_related("match", "user").filter(match_id=match_id).order_by("index")
     try:
-        seats = list(
-            Seat.objects.select_related("match", "user")
-            .select_for_update(of=("match",))
-            .filter(match_id=match_id)
-            .order_by("index")
-        )
+        seats = list(seats_query.select_for_update(of=("match",)) if lock else seats_query)
     except (ValueError, TypeError):
         seats = []
     if not seats:
@@ -296,6 +293,11 @@ def _bump(match: Match, state=None, seats: list[Seat] | None = None, new_moves: 
     fields["updated_at"] = timezone.now()
     if Match.objects.filter(pk=match.pk, version=old).update(**fields) != 1:
         raise MatchError("The match changed meanwhile; try again.", "stale")
+    _after_commit(match, state, seats, new_moves)
+
+
+def _after_commit(match: Match, state, seats: list[Seat] | None, new_moves: list | None) -> None:
+    """What follows a new version once it is committed (at once outside a transaction)."""
     match_id, version = match.pk, match.version
     if state is not None:
         transaction.on_commit(lambda: state_cache.remember(match_id, version, state))
@@ -359,41 +361,113 @@ def match_act(*, match_id: int, user=None, action, version, seat_index: int | No
         raise MatchError("An action is a short text such as 'roll'.", "bad_request")
     if isinstance(version, bool) or not isinstance(version, int):
         raise MatchError("Send the version of the position you are acting on.", "bad_request")
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        result = _act_in_one_statement(match_id, user, action, version, seat_index)
+        if result is not None:
+            return result
     timed_out = False
     with transaction.atomic():
         match, seats = _lock_with_seats(match_id)
-        if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
-            raise MatchError("This match is over.", "finished")
-        if match.status == Match.Status.OPEN:
-            raise MatchError("This match has not started yet.", "bad_request")
-        if seat_index is None:
-            mine = [s for s in seats if user is not None and user.is_authenticated and s.user_id == user.pk]
-            if not mine:
-                raise MatchError("You have no seat in this match.", "not_seated")
-            seat = mine[0]
-            if seat.quit:
-                raise MatchError("You have left this match.", "not_seated")
-        else:
-            seat = seats[seat_index]
+        seat = _acting_seat(match, seats, user, seat_index)
         if match.deadline is not None and timezone.now() >= match.deadline:
             _time_out(match, seats)
             timed_out = True
         else:
-            if version != match.version:
-                raise MatchError("The position has changed; here is the current one.", "stale")
-            if match.to_move != seat.index:
-                raise MatchError("It is not your turn.", "not_your_turn")
-            state = state_cache.load(match)
-            try:
-                state.apply(action)
-            except IllegalAction as exc:
-                raise MatchError(str(exc), "illegal") from None
-            applied = [(seat.index, action)]
-            _resolve_chance(state, applied)
+            state, applied = _play(match, seat, action, version)
             _record(match, state, applied, seats)
     if timed_out:
         raise MatchError("The time for this move ran out.", "finished" if match.is_over else "stale")
     return ActResult(match=match, applied=[a for _, a in applied])
+
+
+def _acting_seat(match: Match, seats: list[Seat], user, seat_index: int | None) -> Seat:
+    if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
+        raise MatchError("This match is over.", "finished")
+    if match.status == Match.Status.OPEN:
+        raise MatchError("This match has not started yet.", "bad_request")
+    if seat_index is not None:
+        return seats[seat_index]
+    mine = [s for s in seats if user is not None and user.is_authenticated and s.user_id == user.pk]
+    if not mine:
+        raise MatchError("You have no seat in this match.", "not_seated")
+    if mine[0].quit:
+        raise MatchError("You have left this match.", "not_seated")
+    return mine[0]
+
+
+def _play(match: Match, seat: Seat, action: str, version: int) -> tuple:
+    """The engine state after ``seat``'s ``action`` at ``version`` and any chance it leads to,
+    with the actions applied as (seat, action); nothing is written."""
+    if version != match.version:
+        raise MatchError("The position has changed; here is the current one.", "stale")
+    if match.to_move != seat.index:
+        raise MatchError("It is not your turn.", "not_your_turn")
+    state = state_cache.load(match)
+    try:
+        state.apply(action)
+    except IllegalAction as exc:
+        raise MatchError(str(exc), "illegal") from None
+    applied = [(seat.index, action)]
+    _resolve_chance(state, applied)
+    return state, applied
+
+
+def _act_in_one_statement(match_id, user, action, version, seat_index) -> ActResult | None:
+    """The common move on PostgreSQL, in two round trips and no explicit transaction: read the
+    match with its seats, decide in Python, then write the new version and its moves in one
+    statement whose UPDATE only matches the version the move was decided on (so of two moves
+    at once, exactly one is written; the other is told the position changed). None when the
+    locked path must decide instead: a clock that ran out, or a move that ends the game (the
+    result is written to the seats too)."""
+    match, seats = _lock_with_seats(match_id, lock=False)
+    seat = _acting_seat(match, seats, user, seat_index)
+    if match.deadline is not None and timezone.now() >= match.deadline:
+        return None
+    state, applied = _play(match, seat, action, version)
+    current = state.current_player()
+    if current == TERMINAL:
+        return None
+    now = timezone.now()
+    match.to_move = current
+    match.deadline = None if seats[current].bot_name() else now + timedelta(seconds=match.seconds_per_move)
+    match.snapshot = state.view(None)
+    start = len(state.history) - len(applied)
+    new_moves = [(start + i, by, a) for i, (by, a) in enumerate(applied)]
+    if _write_version_and_moves(match, now, new_moves) != len(new_moves):
+        raise MatchError("The position has changed; here is the current one.", "stale")
+    match.version += 1
+    match.updated_at = now
+    _after_commit(match, state, seats, new_moves)
+    return ActResult(match=match, applied=[a for _, a in applied])
+
+
+def _write_version_and_moves(match: Match, now, new_moves: list) -> int:
+    """UPDATE the match to the next version (only if still at ``match.version``) and INSERT
+    its moves, as one statement; returns the number of moves written (0: it had moved on)."""
+    rows = ", ".join(["(%s::integer, %s::smallint, %s::varchar)"] * len(new_moves))
+    sql = (
+        f"WITH bumped AS (UPDATE {Match._meta.db_table}"
+        " SET version = %s, to_move = %s, deadline = %s, snapshot = %s::jsonb, updated_at = %s"
+        " WHERE id = %s AND version = %s AND status = %s RETURNING id)"
+        f' INSERT INTO {Move._meta.db_table} (match_id, "index", seat, action, created_at)'
+        f' SELECT bumped.id, m."index", m.seat, m.action, %s FROM bumped, (VALUES {rows}) AS m ("index", seat, action)'
+    )
+    params = [
+        match.version + 1,
+        match.to_move,
+        match.deadline,
+        json.dumps(match.snapshot),
+        now,
+        match.pk,
+        match.version,
+        Match.Status.ACTIVE,
+        now,
+    ]
+    for index, seat, action in new_moves:
+        params += [index, seat, action]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount
 
 
 def _time_out(match: Match, seats: list[Seat]) -> None:

@@ -11,6 +11,7 @@ import threading
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db.backends import utils as db_utils
 
@@ -39,6 +40,24 @@ def test_a_persons_move_costs_at_most_five_queries_begin_and_commit_included(
         with django_assert_max_num_queries(5):
             services.match_act(match_id=match.pk, user=_mover(match, alice, bob), action=action, version=match.version)
     assert fresh(match.pk).version == match.version + 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(not settings.USING_POSTGRES, reason="SQLite takes the locked path: no one-statement move there")
+def test_on_postgresql_a_persons_move_is_two_statements_a_read_and_one_write(
+    alice, bob, django_assert_max_num_queries
+):
+    match = start_two_player("game-of-god", alice, bob)
+    rng = random.Random(4)
+    for _ in range(6):
+        match = fresh(match.pk)
+        action = rng.choice(state_cache.load(match).legal_actions())
+        with django_assert_max_num_queries(2):
+            services.match_act(match_id=match.pk, user=_mover(match, alice, bob), action=action, version=match.version)
+        after = fresh(match.pk)
+        assert after.version == match.version + 1
+        assert after.moves.filter(seat__isnull=False).order_by("-index").first().action == action
+        assert after.snapshot == state_cache.replay(after).view(None)
 
 
 @pytest.mark.django_db(transaction=True)
