@@ -1,3 +1,4 @@
+import functools
 import json
 
 from django.contrib import messages
@@ -6,11 +7,13 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from portal import page_cache
+
 from . import selectors, services
 from .bots import bot_names
 from .engines import all_games, get_game
 from .forms import MatchCreateForm, PlayComputerForm
-from .models import Match
+from .models import Match, Seat
 from .rules import rules_html
 
 
@@ -27,13 +30,19 @@ def game_list(request):
 
 def game_detail(request, slug):
     game = _game_or_404(slug)
-    context = {"game": game, "rules": rules_html(slug), "latest": selectors.latest_finished(slug, limit=10)}
     from forums.selectors import forum_url_for_game  # the game page links to its forum
+    from rankings.sections import game_fragments, game_section  # the game page shows its Hall of Fame
 
-    context["forum_url"] = forum_url_for_game(slug)
-    from rankings.sections import game_section  # the game page shows its Hall of Fame
-
-    context.update(game_section(slug, request.user))
+    fame_areas, fame_builders = game_fragments(slug)
+    context = {"game": game, "rules": rules_html(slug), **game_section(slug, request.user)}
+    shared = {
+        "latest": lambda: page_cache.render(
+            "games/_latest.html", {"matches": selectors.latest_finished(slug, limit=10)}
+        ),
+        "forum_url": lambda: forum_url_for_game(slug) or "",
+        **fame_builders,
+    }
+    context.update(page_cache.cached(f"game:{slug}", [f"finished:{slug}", "forums", *fame_areas], shared))
     return render(request, "games/game_detail.html", context)
 
 
@@ -42,17 +51,31 @@ def game_rules(request, slug):
     return render(request, "games/game_rules.html", {"game": game, "rules": rules_html(slug)})
 
 
-def lobby(request):
-    matches = selectors.open_matches()
+def _open_matches_by_game() -> list[dict]:
     by_game = {g.slug: {"game": g, "matches": []} for g in all_games()}
-    for match in matches:
+    for match in selectors.open_matches():
         if match.game in by_game:
             by_game[match.game]["matches"].append(match)
-    context = {
-        "by_game": list(by_game.values()),
-        "form": MatchCreateForm(initial={"game": request.GET.get("game")}),
-        "computer_form": PlayComputerForm(initial={"game": request.GET.get("game")}),
-    }
+    return list(by_game.values())
+
+
+@functools.lru_cache(maxsize=8)
+def _lobby_forms(game: str | None) -> page_cache.Rendered:
+    # The same for everyone but for the CSRF token (filled per request), and rendering
+    # their fields costs more than the rest of the page: rendered once per process.
+    forms = {"form": MatchCreateForm(initial={"game": game}), "computer_form": PlayComputerForm(initial={"game": game})}
+    return page_cache.render("games/_lobby_forms.html", forms)
+
+
+def lobby(request):
+    context = page_cache.cached(
+        "lobby",
+        ["open", "people"],
+        {"open_matches": lambda: page_cache.render("games/_open_matches.html", {"by_game": _open_matches_by_game()})},
+    )
+    if request.user.is_authenticated:
+        game = request.GET.get("game")
+        context["forms"] = _lobby_forms(game if game in {g.slug for g in all_games()} else None)
     return render(request, "games/lobby.html", context)
 
 
@@ -112,12 +135,33 @@ def _token(request, match_id):
     return request.GET.get("token") or request.session.get("match_tokens", {}).get(str(match_id))
 
 
+def _match_with_seats(match_id) -> Match | None:
+    """The match with its seats and their players in one query, where prefetching takes two:
+    the seats are read joined to their match and handed to it as its prefetched seats.
+    Every match has its seats from the moment it is created."""
+    seats = list(Seat.objects.filter(match_id=match_id).select_related("match", "user").order_by("index"))
+    if not seats:
+        return None
+    match = seats[0].match
+    prefetched = match.seats.all()
+    prefetched._result_cache, prefetched._prefetch_done = seats, True
+    match._prefetched_objects_cache = {"seats": prefetched}
+    for seat in seats:
+        seat.match = match
+    return match
+
+
 def _visible_match(request, match_id):
-    match = selectors.match_with_seats(match_id)
-    if match is None or not services.can_view(match, request.user, _token(request, match_id)):
+    match = _match_with_seats(match_id)
+    if match is None:
+        raise Http404("No such match")
+    user = request.user
+    # A seated player may always look: the seats are at hand, no need to ask the database.
+    seated = user.is_authenticated and any(seat.user_id == user.pk for seat in match.seats.all())
+    if not (seated or services.can_view(match, user, _token(request, match_id))):
         raise Http404("No such match")
     if services.match_check_clock(match=match):
-        match = selectors.match_with_seats(match_id)
+        match = _match_with_seats(match_id)
     return match
 
 
@@ -209,7 +253,7 @@ def match_record(request, match_id):
     match = _visible_match(request, match_id)
     if not match.is_over:
         raise Http404("The record is published when the match is over")
-    seats = list(match.seats.select_related("user").order_by("index"))
+    seats = list(match.seats.all())  # with their players, in seat order
     record = {
         "game": match.game,
         "num_players": match.num_players,

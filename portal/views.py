@@ -4,9 +4,16 @@ from django.shortcuts import render
 from games.engines import all_games
 from games.selectors import latest_finished
 
+from . import page_cache
+
 
 def home(request):
-    return render(request, "portal/home.html", {"games": all_games(), "latest": latest_finished(limit=8)})
+    context = page_cache.cached(
+        "home",
+        ["finished", "people"],
+        {"latest": lambda: page_cache.render("portal/_home_latest.html", {"latest": latest_finished(limit=8)})},
+    )
+    return render(request, "portal/home.html", {"games": all_games(), **context})
 
 
 def help_page(request):

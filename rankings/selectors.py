@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.db.models import Avg, Count, Q
+from django.db.models import Avg, Count, F, IntegerField, OuterRef, Q, Subquery, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from games.engines import all_games
@@ -71,11 +72,27 @@ def hall_of_fame(game: str, limit: int = 10) -> list[Rating]:
     return rows
 
 
-def place_of(rating: Rating) -> int:
-    """``rating``'s place in its game's ranking (1 = best)."""
-    ahead = Rating.objects.filter(game=rating.game, rating__gt=rating.rating).count()
-    tied_ahead = Rating.objects.filter(game=rating.game, rating=rating.rating, user_id__lt=rating.user_id).count()
-    return ahead + tied_ahead + 1
+class _Count(Subquery):
+    """How many rows a subquery finds: 0, not NULL, when it finds none."""
+
+    template = "(SELECT COUNT(*) FROM (%(subquery)s) counted)"
+    output_field = IntegerField()
+
+
+def with_place(ratings):
+    """``ratings`` with the counts that make each one's place, computed by the database in
+    the same query: ``rated_above`` (higher ratings) and ``tied_above`` (the same rating, a
+    lower user id). Both are counts over the ranking index."""
+    same_game = Rating.objects.filter(game=OuterRef("game")).order_by().values("user_id")
+    return ratings.annotate(
+        rated_above=_Count(same_game.filter(rating__gt=OuterRef("rating"))),
+        tied_above=_Count(same_game.filter(rating=OuterRef("rating"), user_id__lt=OuterRef("user_id"))),
+    )
+
+
+def _set_place(row: Rating) -> Rating:
+    row.place = row.rated_above + row.tied_above + 1
+    return row
 
 
 def find_in_ranking(game: str, name: str) -> Rating | None:
@@ -86,10 +103,10 @@ def find_in_ranking(game: str, name: str) -> Rating | None:
     user_id = users.filter(username=name).values_list("pk", flat=True).first()
     if user_id is None:
         user_id = users.filter(username__iexact=name).values_list("pk", flat=True).first()
-    row = Rating.objects.filter(game=game, user_id=user_id).select_related("user").first() if user_id else None
-    if row is not None:
-        row.place = place_of(row)
-    return row
+    if user_id is None:
+        return None
+    row = with_place(Rating.objects.filter(game=game, user_id=user_id)).select_related("user").first()
+    return _set_place(row) if row is not None else None
 
 
 def similar_names(game: str, name: str, limit: int = 10) -> list[str]:
@@ -106,24 +123,29 @@ def page_of_place(place: int, per_page: int = RANKING_PAGE_SIZE) -> int:
 
 
 def player_ratings(user) -> list[Rating]:
-    """``user``'s ratings in registry order of the games, each with ``place`` and ``game_name``."""
+    """``user``'s ratings in registry order of the games, each with ``place``, ``players`` (how
+    many rated players the game has) and ``game_name``: one query, whatever the number of games."""
     names = {g.slug: g.name for g in all_games()}
     order = list(names)
+    everyone = Rating.objects.filter(game=OuterRef("game")).order_by().values("user_id")
     rows = sorted(
-        Rating.objects.filter(user=user),
+        with_place(Rating.objects.filter(user=user)).annotate(players=_Count(everyone)),
         key=lambda r: (order.index(r.game) if r.game in names else len(order), r.game),
     )
     for row in rows:
-        row.place = place_of(row)
+        _set_place(row)
         row.game_name = names.get(row.game, row.game)
-        row.players = Rating.objects.filter(game=row.game).count()
     return rows
 
 
-def rating_of(user, game: str) -> Rating | None:
+def rating_of(user, game: str, *, placed: bool = False) -> Rating | None:
+    """``user``'s rating in ``game`` (None when signed out or unrated), with ``place`` if ``placed``."""
     if user is None or not user.is_authenticated:
         return None
-    return Rating.objects.filter(user=user, game=game).first()
+    if not placed:
+        return Rating.objects.filter(user=user, game=game).first()
+    row = with_place(Rating.objects.filter(user=user, game=game)).first()
+    return _set_place(row) if row is not None else None
 
 
 def rating_history(user, game: str, limit: int | None = None):
@@ -132,6 +154,21 @@ def rating_history(user, game: str, limit: int | None = None):
     if limit is None:
         return qs.order_by("created", "id")
     return list(reversed(qs.order_by("-created", "-id")[:limit]))
+
+
+def rating_histories(user, limit: int) -> dict[str, list[RatingChange]]:
+    """The last ``limit`` RatingChange rows of ``user`` in each game, oldest first: one query."""
+    newest_first = [F("created").desc(), F("id").desc()]
+    rows = (
+        RatingChange.objects.filter(user=user)
+        .annotate(newness=Window(RowNumber(), partition_by=[F("game")], order_by=newest_first))
+        .filter(newness__lte=limit)
+        .order_by("game", "created", "id")
+    )
+    histories: dict[str, list[RatingChange]] = {}
+    for row in rows:
+        histories.setdefault(row.game, []).append(row)
+    return histories
 
 
 def changes_for_matches(user, match_ids) -> dict[int, RatingChange]:

@@ -17,6 +17,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import Match, Seat
+from portal import page_cache
 
 from .models import Rating, RatingChange
 from .rating import INITIAL_RATING, changes_by_player
@@ -107,6 +108,7 @@ def match_rate(*, match_id: int) -> list[RatingChange]:
             for u, (before, after, place) in sorted(result.items())
         ]
         RatingChange.objects.bulk_create(changes)
+        page_cache.ratings_changed(match.game)  # the Hall of Fame and rankings, once committed
     return changes
 
 
@@ -169,5 +171,6 @@ def ratings_recompute(*, game: str | None = None) -> int:
             ),
             batch_size=RECOMPUTE_BATCH,
         )
+        page_cache.ratings_changed(game)
     log.info("Recomputed ratings%s from %d matches", f" of {game}" if game else "", rated)
     return rated

@@ -4,6 +4,7 @@ from django.http import Http404
 from django.shortcuts import render
 
 from games.engines import all_games, get_game
+from portal import page_cache
 
 from . import selectors
 
@@ -21,14 +22,53 @@ def _game_or_404(slug):
         raise Http404("No such game") from None
 
 
-def hall_of_fame(request):
-    games = [{"game": g, "top": selectors.hall_of_fame(g.slug, limit=HALL_OF_FAME_PER_GAME)} for g in all_games()]
-    context = {
+def _hall_of_fame_context() -> dict:
+    return {
         "overall": selectors.overall_top(limit=OVERALL_TOP),
         "min_games": selectors.OVERALL_MIN_GAMES,
-        "games": games,
+        "games": [{"game": g, "top": selectors.hall_of_fame(g.slug, limit=HALL_OF_FAME_PER_GAME)} for g in all_games()],
     }
+
+
+def hall_of_fame(request):
+    context = page_cache.cached(
+        "hall-of-fame",
+        ["ratings", "people"],
+        {"hall_of_fame": lambda: page_cache.render("rankings/_hall_of_fame.html", _hall_of_fame_context())},
+    )
     return render(request, "rankings/hall_of_fame.html", context)
+
+
+def _ranking_page(game, number) -> dict | None:
+    """Page ``number`` of ``game``'s ranking, rendered for sharing, and how many players are
+    ranked; None when there is no such page (nothing to keep for it)."""
+    paginator = Paginator(selectors.RankingList(game.slug), selectors.RANKING_PAGE_SIZE, allow_empty_first_page=True)
+    if not 1 <= number <= paginator.num_pages:
+        return None
+    page = paginator.page(number)
+    rows = list(page.object_list)
+    for place, row in enumerate(rows, start=page.start_index()):
+        row.place = place
+    context = {
+        "game": game,
+        "page": page,
+        "rows": rows,
+        "page_range": paginator.get_elided_page_range(number, on_each_side=2, on_ends=1),
+    }
+    return {"count": paginator.count, "table": page_cache.render("rankings/_ranking_table.html", context)}
+
+
+def _cached_ranking_page(game, number: int) -> dict | None:
+    name = str(number)
+    areas = [f"ratings:{game.slug}", "people"]
+    return page_cache.cached(f"ranking:{game.slug}", areas, {name: lambda: _ranking_page(game, number)})[name]
+
+
+def _page_number(value) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return 1
 
 
 def game_ranking(request, slug):
@@ -37,31 +77,31 @@ def game_ranking(request, slug):
     query = request.GET.get("player", "").strip()[:MAX_NAME]
     found = None
     suggestions = []
-    page_number = request.GET.get("page") or 1
+    number = _page_number(request.GET.get("page") or 1)
     if query:
         found = selectors.find_in_ranking(slug, query)
         if found is not None:
-            page_number = selectors.page_of_place(found.place)
+            number = selectors.page_of_place(found.place)
         else:
             suggestions = selectors.similar_names(slug, query)
-    paginator = Paginator(selectors.RankingList(slug), selectors.RANKING_PAGE_SIZE, allow_empty_first_page=True)
-    page = paginator.get_page(page_number)
-    rows = list(page.object_list)
-    for place, row in enumerate(rows, start=page.start_index()):
-        row.place = place
-    mine = selectors.rating_of(request.user, slug)
-    my_place = selectors.place_of(mine) if mine is not None else None
+    ranking = _cached_ranking_page(game, number)
+    if ranking is None:
+        # Past either end: the last page, as the paginator's get_page would show.
+        number = max(1, -(-selectors.RankingList(slug).count() // selectors.RANKING_PAGE_SIZE))
+        ranking = _cached_ranking_page(game, number)
+    mine = selectors.rating_of(request.user, slug, placed=True)
+    my_place = mine.place if mine is not None else None
     context = {
         "game": game,
-        "page": page,
-        "rows": rows,
+        "number": number,
+        "count": ranking["count"],
+        "table": ranking["table"],
         "query": query,
         "found": found,
         "suggestions": suggestions,
         "my_rating": mine,
         "my_place": my_place,
         "my_page": selectors.page_of_place(my_place) if my_place else None,
-        "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1),
     }
     return render(request, "rankings/ranking.html", context)
 

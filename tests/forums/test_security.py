@@ -112,6 +112,9 @@ KNOWN_SAFE = {
     # the site's own rules pages rendered by the same sanitiser (games.rules.rules_html)
     "games/templates/games/game_detail.html": ["rules|safe"],
     "games/templates/games/game_rules.html": ["rules|safe"],
+    # cached page fragments: the output of the site's own templates (autoescaped when they
+    # were rendered), put back together with the per-viewer parts of the same templates
+    "portal/page_cache.py": ["mark_safe", "mark_safe"],
 }
 SKIP_DIRS = {".venv", "node_modules", "staticfiles", ".git", "test-artifacts", "__pycache__"}
 TEMPLATE_MARKERS = re.compile(r"[\w.]+\s*\|\s*safe(?:seq)?\b|\{%\s*autoescape\s+off")

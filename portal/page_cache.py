@@ -1,0 +1,298 @@
+"""The shared parts of pages, rendered once and kept in the cache until what they show changes.
+
+A page asks for its fragments under the *areas* of the site they show. Each area has a
+generation, a random token kept in the cache, and a fragment is kept with the generations it
+was rendered under, so a change makes every fragment showing it stale at once by drawing a
+new token for its area: the next request finds the tokens differ and renders afresh.
+
+    finished            the latest finished matches of every game (home page)
+    finished:<slug>     the latest finished matches of one game (game page)
+    ratings             the ratings of every game (Hall of Fame page)
+    ratings:<slug>      the ratings of one game (game page, ranking pages)
+    open                the public matches waiting for players (lobby)
+    people              the names of accounts and which of them are bots
+    forums              which forum belongs to which game
+
+Generations move on commit of: a match ending (``games.signals.match_finished``), a
+match's ratings or a recompute (``rankings.services``), a change to the open matches
+(``games.signals.open_matches_changed``), an account saved with its name or bot flag, a
+forum saved. Moves do none of these, so the move path never touches this cache.
+
+Nothing personal is ever inside a fragment. Fragments are rendered without the request (no
+user, no session, no CSRF token), and a template marks what differs per viewer with
+``{% personal "me" row.user_id %} class="me"{% endpersonal %}``: the fragment keeps the text
+with its condition, and ``{% fill fragment %}`` puts it in, or leaves it out, for each
+request. A ``{% csrf_token %}`` inside a personal part gets the viewer's token.
+
+Generations live in the shared cache (Redis when ``REDIS_URL`` is set), so every process
+sees a bump at once; the local-memory cache of the embedded default serves its one process.
+A fingerprint of the code is part of every stamp too: after a deploy, nothing the old
+templates rendered is served.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import logging
+import re
+import secrets
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import caches
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+
+log = logging.getLogger(__name__)
+
+# A safety net only: an entry is never used once a generation it was built under has moved
+# on. The timeout bounds how long a change made behind the services' back (the admin, a
+# shell) can show, and frees the entries of pages nobody asks for any more.
+FRAGMENT_SECONDS = 600
+
+GENERATION_KEY = "page:gen:{}"
+FRAGMENT_KEY = "page:{}:{}"
+
+# What a ``{% csrf_token %}`` renders while a fragment is built; each viewer gets their own.
+CSRF_SLOT = "csrf-token-of-the-viewer"
+# Set in the context of a fragment being built: ``{% personal %}`` then leaves a marker.
+BUILDING = "page_cache_building"
+
+
+# --------------------------------------------------------------------------------------
+# The cache and the code
+
+
+@functools.cache
+def _shared_cache():
+    """The default cache, one object per process. Django keeps one per request context, and
+    under ASGI every request runs in a context of its own: the Redis backend's connection
+    pool goes with the object, so each request would open a new connection to Redis (about
+    a millisecond here, more than reading the fragments). One object's pool serves every
+    thread of the process."""
+    return caches.create_connection("default")
+
+
+@functools.cache
+def release() -> str:
+    """A fingerprint of the code and templates this process renders with. Part of every
+    fragment's stamp, so that after a deploy nothing rendered by the old code is served,
+    whatever the generations say."""
+    from django.apps import apps
+
+    digest = hashlib.blake2b(digest_size=6)
+    base = settings.BASE_DIR
+    ours = [Path(app.path) for app in apps.get_app_configs() if Path(app.path).parent == base]
+    for folder in sorted([*ours, base / "templates"]):
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in (".py", ".html") and path.is_file():
+                digest.update(str(path.relative_to(base)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+# --------------------------------------------------------------------------------------
+# Who is looking: the conditions of personal parts
+
+
+@dataclass(frozen=True)
+class Viewer:
+    user_id: str | None
+    found_id: str | None
+
+    @classmethod
+    def of(cls, context) -> Viewer:
+        user = context.get("user")
+        found = context.get("found")
+        signed_in = user is not None and user.is_authenticated
+        return cls(
+            user_id=str(user.pk) if signed_in else None,
+            found_id=str(found.pk) if found is not None else None,
+        )
+
+
+CONDITIONS: dict[str, Callable[[Viewer, str], bool]] = {
+    # The row, seat or line of the signed-in viewer (the argument is a user id).
+    "me": lambda viewer, arg: viewer.user_id is not None and viewer.user_id == arg,
+    # Anyone signed in (forms that need an account).
+    "signed-in": lambda viewer, arg: viewer.user_id is not None,
+    # The ranking row the viewer searched for (the argument is the Rating's id).
+    "found": lambda viewer, arg: viewer.found_id is not None and viewer.found_id == arg,
+}
+
+
+def shows(condition: str, arg: Any, context) -> bool:
+    return CONDITIONS[condition](Viewer.of(context), "" if arg is None else str(arg))
+
+
+_MARKER = re.compile(r"<!--personal:([a-z-]+):([\w-]*):([A-Za-z0-9_=-]*)-->")
+
+
+def marker(condition: str, arg: Any, html: str) -> str:
+    """Where a personal part goes in a fragment being built: an HTML comment, which escaped
+    text (names, anything people type) can never produce."""
+    encoded = base64.urlsafe_b64encode(html.encode()).decode()
+    return f"<!--personal:{condition}:{'' if arg is None else arg}:{encoded}-->"
+
+
+# --------------------------------------------------------------------------------------
+# Fragments
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A rendered fragment: shared HTML, with (condition, argument, html) for each personal part."""
+
+    parts: tuple[str | tuple[str, str, str], ...]
+
+    def fill(self, context) -> str:
+        viewer = Viewer.of(context)
+        out = []
+        for part in self.parts:
+            if isinstance(part, str):
+                out.append(part)
+            elif CONDITIONS[part[0]](viewer, part[1]):
+                out.append(part[2])
+        html = "".join(out)
+        if CSRF_SLOT in html:
+            html = html.replace(CSRF_SLOT, str(context.get("csrf_token", "")))
+        return mark_safe(html)  # the output of our own templates, escaped when rendered
+
+
+def render(template: str, context: dict) -> Rendered:
+    """Render ``template`` as a shared fragment: no request, personal parts kept aside."""
+    html = render_to_string(template, {**context, BUILDING: True, "csrf_token": CSRF_SLOT})
+    pieces = _MARKER.split(html)
+    parts: list[str | tuple[str, str, str]] = []
+    for i in range(0, len(pieces) - 1, 4):
+        text, condition, arg, encoded = pieces[i : i + 4]
+        if text:
+            parts.append(text)
+        parts.append((condition, arg, base64.urlsafe_b64decode(encoded).decode()))
+    if pieces[-1]:
+        parts.append(pieces[-1])
+    return Rendered(tuple(parts))
+
+
+def cached(page: str, areas: Iterable[str], builders: dict[str, Callable[[], Any]]) -> dict[str, Any]:
+    """The values of ``builders`` (usually ``render(...)`` of a fragment) for ``page``: read
+    from the cache while the generations of ``areas`` are those they were built under,
+    built and kept otherwise.
+
+    One round trip to the cache reads the generations and the fragments together; building
+    adds one more. A builder that returns None is not kept (for what must not be cached,
+    such as a page number out of range).
+    """
+    areas = list(areas)
+    generation_keys = [GENERATION_KEY.format(area) for area in areas]
+    keys = {name: FRAGMENT_KEY.format(page, name) for name in builders}
+    cache = _shared_cache()
+    found = cache.get_many([*generation_keys, *keys.values()])
+    if all(key in found for key in generation_keys):
+        stamp = ".".join([release(), *(found[key] for key in generation_keys)])
+    else:
+        stamp = ".".join([release(), *generations(areas)])
+    result, new = {}, {}
+    for name, key in keys.items():
+        entry = found.get(key)
+        if entry is not None and entry[0] == stamp:
+            result[name] = entry[1]
+            continue
+        # Built from what the database holds now, kept under the generations read before:
+        # if a change lands meanwhile, its new generation makes this entry stale at once.
+        result[name] = builders[name]()
+        if result[name] is not None:
+            new[key] = (stamp, result[name])
+    if new:
+        cache.set_many(new, FRAGMENT_SECONDS)
+    return result
+
+
+# --------------------------------------------------------------------------------------
+# Generations
+
+
+def _token() -> str:
+    return secrets.token_hex(6)
+
+
+def generations(areas: Iterable[str]) -> list[str]:
+    """The current generation of each area, in order (one round trip when all are known)."""
+    cache = _shared_cache()
+    keys = [GENERATION_KEY.format(area) for area in areas]
+    found = cache.get_many(keys)
+    missing = [key for key in keys if key not in found]
+    if missing:
+        # First use, or evicted: start from a new random token, never from a number that an
+        # entry kept from before might still carry. Whoever adds first wins.
+        for key in missing:
+            cache.add(key, _token(), None)
+        added = cache.get_many(missing)
+        found.update({key: added.get(key) or _token() for key in missing})
+    return [found[key] for key in keys]
+
+
+def bump(*areas: str) -> None:
+    """Make every fragment showing ``areas`` stale: the next request renders it afresh.
+
+    Called after other services' commits (a move that ended a match, a seat taken): a cache
+    that cannot be reached is logged, never raised into them. The pages then catch up
+    within ``FRAGMENT_SECONDS``."""
+    try:
+        _shared_cache().set_many({GENERATION_KEY.format(area): _token() for area in areas}, None)
+    except Exception:
+        log.exception("Could not mark %s as changed in the page cache", ", ".join(areas))
+
+
+def bump_on_commit(*areas: str) -> None:
+    """``bump`` once the current transaction commits (at once outside of one)."""
+    transaction.on_commit(lambda: bump(*areas))
+
+
+# --------------------------------------------------------------------------------------
+# What moves the generations (connected in portal.apps)
+
+
+def match_finished(sender, match_id, game: str | None = None, **kwargs) -> None:
+    from games.models import Match
+
+    if game is None:  # one indexed read, once per match: the signal names the match only
+        game = Match.objects.filter(pk=match_id).values_list("game", flat=True).first()
+    bump("finished", *([f"finished:{game}"] if game else []))
+
+
+def open_matches_changed(sender, match_id, **kwargs) -> None:
+    bump("open")
+
+
+def ratings_changed(game: str | None) -> None:
+    """A match's ratings were written (or every game's, with ``game=None``): after commit."""
+    from games.engines import all_games
+
+    games = [game] if game else [g.slug for g in all_games()]
+    bump_on_commit("ratings", *(f"ratings:{slug}" for slug in games))
+
+
+SHOWN_USER_FIELDS = {"username", "is_bot"}
+
+
+def user_saved(sender, instance, created, update_fields=None, raw=False, **kwargs) -> None:
+    # A new account shows nowhere yet; a log-in or a profile edit saves other fields only.
+    if created or raw or (update_fields is not None and not SHOWN_USER_FIELDS & set(update_fields)):
+        return
+    bump_on_commit("people")
+
+
+def user_deleted(sender, instance, **kwargs) -> None:
+    bump_on_commit("people")
+
+
+def forum_changed(sender, instance, raw=False, **kwargs) -> None:
+    if not raw:
+        bump_on_commit("forums")
