@@ -307,7 +307,8 @@ def _after_commit(match: Match, state, seats: list[Seat] | None, new_moves: list
     if match.status == Match.Status.ACTIVE and match.to_move is not None and seats and seats[match.to_move].bot_name():
         transaction.on_commit(lambda: _schedule_bot(match_id, version))
     if getattr(match, "_finished_now", False):
-        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
+        game = match.game
+        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id, game=game))
 
 
 def match_start(match: Match) -> None:

@@ -1,6 +1,6 @@
 from django.dispatch import Signal
 
-# Sent once a match's result is committed; receivers get ``match_id``.
+# Sent once a match's result is committed; receivers get ``match_id`` and ``game`` (its slug).
 match_finished = Signal()
 
 # Sent once a change to the list of open matches is committed (a match opened, a seat taken

@@ -140,7 +140,13 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL], "prefix": env.str("CHANNEL_PREFIX", default="portal")},
         }
     }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"pool_class": "portal.redis_pool.SharedConnectionPool"},
+        }
+    }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
 else:
@@ -248,6 +254,9 @@ STORAGES = {
 
 # --- Security ----------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
+# Sessions are written to the database and read through the cache: a signed-in page or
+# socket costs no session query.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
