@@ -164,7 +164,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=text)
         catch_up = event.get("catch_up")
         if catch_up:  # the first socket of this process to see the update keeps its state current
-            state_cache.advance(int(self.match_id), catch_up["from_version"], event["version"], catch_up["actions"])
+            before = (catch_up["from_version"], catch_up["from_moves"])
+            state_cache.advance(int(self.match_id), *before, event["version"], catch_up["actions"])
 
     async def chat_message(self, event):
         await self.send_json({"type": "chat", "message": event["message"]})

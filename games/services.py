@@ -21,6 +21,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from . import state_cache
@@ -133,6 +134,11 @@ def _lock_with_seats(match_id: int, lock: bool = True) -> tuple[Match, list[Seat
     """The match row (locked unless ``lock`` is false) and its seats with their users, in
     one round trip: the seats joined to the match, ``FOR UPDATE OF`` the match row only."""
     seats_query = Seat.objects.select_related("match", "user").filter(match_id=match_id).order_by("index")
+    if not lock:
+        # Read without a lock, the moves may move on before the engine state is loaded: the
+        # number of moves read with the match tells which state the row is at.
+        last = Move.objects.filter(match_id=OuterRef("match_id")).order_by("-index").values("index")[:1]
+        seats_query = seats_query.annotate(last_move=Subquery(last))
     try:
         seats = list(seats_query.select_for_update(of=("match",)) if lock else seats_query)
     except (ValueError, TypeError):
@@ -140,6 +146,8 @@ def _lock_with_seats(match_id: int, lock: bool = True) -> tuple[Match, list[Seat
     if not seats:
         raise MatchError("There is no such match.", "not_found")
     match = seats[0].match
+    if not lock:
+        match.moves_read = 0 if seats[0].last_move is None else seats[0].last_move + 1
     for seat in seats[1:]:
         seat.match = match
     return match, seats
@@ -404,6 +412,9 @@ def _play(match: Match, seat: Seat, action: str, version: int) -> tuple:
     if match.to_move != seat.index:
         raise MatchError("It is not your turn.", "not_your_turn")
     state = state_cache.load(match)
+    if len(state.history) != getattr(match, "moves_read", len(state.history)):
+        # Read without a lock: a move was made between reading the match and its moves.
+        raise MatchError("The position has changed; here is the current one.", "stale")
     try:
         state.apply(action)
     except IllegalAction as exc:
@@ -636,7 +647,8 @@ def _publish_update(match: Match, seats: list[Seat] | None, state, new_moves: li
     payloads = audience_payloads(match, seats, state, new_moves)
     # For the other processes' state caches, never for a page: the raw actions (chance
     # outcomes unmasked) that lead from the previous version to this one.
-    catch_up = {"from_version": match.version - 1, "actions": [action for _, _, action in new_moves or ()]}
+    actions = [action for _, _, action in new_moves or ()]
+    catch_up = {"from_version": match.version - 1, "from_moves": len(state.history) - len(actions), "actions": actions}
     everyone = {"type": MATCH_UPDATED, **payloads, "catch_up": catch_up}
     spectators = {**everyone, "seats": []}
     _group_send(match.pk, everyone, spectators)

@@ -33,15 +33,17 @@ def load(match) -> State:
         version, known = entry
         if version == match.version:
             return known.clone()
-        if version < match.version:
-            state = known.clone()
-            newer = match.moves.filter(index__gte=len(state.history)).order_by("index")
-            for action in newer.values_list("action", flat=True):
-                state.apply(action)
-            remember(match.pk, match.version, state)
-            return state
-    state = replay(match)
-    remember(match.pk, match.version, state)
+    if entry is not None and entry[0] < match.version:
+        state = entry[1].clone()
+        newer = match.moves.filter(index__gte=len(state.history)).order_by("index")
+        for action in newer.values_list("action", flat=True):
+            state.apply(action)
+    else:
+        state = replay(match)
+    # A match read without a lock may be older than the moves read after it: such a state
+    # is not the match's at its version, and is not kept.
+    if len(state.history) == getattr(match, "moves_read", len(state.history)):
+        remember(match.pk, match.version, state)
     return state
 
 
@@ -56,17 +58,26 @@ def remember(match_id: int, version: int, state: State) -> None:
             _states.popitem(last=False)
 
 
-def advance(match_id: int, from_version: int, to_version: int, actions: list[str]) -> bool:
-    """Bring a remembered state from ``from_version`` to ``to_version`` by ``actions`` (what a
-    move's update carries), so this process need not read the moves when it next acts.
-    Nothing happens unless this process knows the match at exactly ``from_version``."""
+def advance(match_id: int, from_version: int, from_moves: int, to_version: int, actions: list[str]) -> bool:
+    """Bring a remembered state from ``from_version`` (with ``from_moves`` actions) to
+    ``to_version`` by ``actions`` (what a move's update carries), so this process need not
+    read the moves when it next acts. Nothing happens unless this process knows the match at
+    exactly that point; a remembered state that disagrees is dropped."""
     with _lock:
         entry = _states.get(match_id)
         if entry is None or entry[0] != from_version:
             return False
+        if len(entry[1].history) != from_moves:
+            del _states[match_id]  # not what the match was at that version: read it afresh
+            return False
         state = entry[1].clone()
-    for action in actions:
-        state.apply(action)
+    try:
+        for action in actions:
+            state.apply(action)
+    except Exception:  # the engine refuses: this state was not the match's after all
+        with _lock:
+            _states.pop(match_id, None)
+        return False
     with _lock:
         entry = _states.get(match_id)
         if entry is None or entry[0] != from_version:

@@ -251,3 +251,17 @@ async def test_a_watcher_who_takes_a_seat_elsewhere_gets_the_players_updates(ali
     state = await sync_to_async(state_cache.load)(await sync_to_async(fresh)(match.pk))
     assert started["seat"] == 1 and started["view"] == json.loads(json.dumps(state.view(1)))
     await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_update_that_does_not_follow_the_remembered_state_makes_the_process_read_the_moves_afresh(alice, bob):
+    match = start_two_player("game-of-god", alice, bob)
+    state = state_cache.load(match)
+    action = state.legal_actions()[0]
+    # The update says the match had one move more at that version than this process holds.
+    assert not state_cache.advance(match.pk, match.version, len(state.history) + 1, match.version + 1, [action])
+    services.match_act(match_id=match.pk, user=_mover(match, alice, bob), action=action, version=match.version)
+    after = fresh(match.pk)
+    history = state_cache.load(after).history
+    assert history == state_cache.replay(after).history
+    assert history[: len(state.history) + 1] == state.history + [action]
