@@ -23,6 +23,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -72,6 +73,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_snapshot()
+
+    async def dispatch(self, message):
+        """As Channels' own, less the ``aclose_old_connections()`` it awaits before every
+        handler: that is a hop into the one thread every socket of the process shares, for
+        every frame and every update of every socket. This consumer touches the database only
+        in its own threads (``_db``), which close their connections themselves."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
