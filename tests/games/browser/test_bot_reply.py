@@ -5,6 +5,7 @@ bot's reply arrives; then the reply comes by itself."""
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.db import connection
 
 from games import services
 
@@ -24,9 +25,12 @@ def test_my_move_shows_at_once_and_the_hard_bot_answers_after(asgi_server, brows
     ann = make_user("ann")
 
     def create():  # in a thread of its own: Playwright's event loop runs in this one
-        match = services.match_create(user=ann, game="game-of-god", num_players=2, rated=False)
-        services.match_seat_bot(match_id=match.pk, user=ann, bot="mcts-hard")
-        return match
+        try:
+            match = services.match_create(user=ann, game="game-of-god", num_players=2, rated=False)
+            services.match_seat_bot(match_id=match.pk, user=ann, bot="mcts-hard")
+            return match
+        finally:
+            connection.close()  # give the pooled connection back before the thread ends
 
     with ThreadPoolExecutor(1) as thread:
         match = thread.submit(create).result()
