@@ -44,11 +44,9 @@ class BotRunner:
     def _drain(self, match_id: int, run, loop) -> None:
         from django.db import close_old_connections
 
-        if loop is not None:
-            # Broadcasts made from this thread go through the server's event loop, where the
-            # sockets and the in-memory channel layer live (as asgiref does for its own threads).
-            SyncToAsync.threadlocal.main_event_loop = loop
-            SyncToAsync.threadlocal.main_event_loop_pid = os.getpid()
+        # Broadcasts made from this thread go through the server's event loop, where the
+        # sockets and the in-memory channel layer live (see ``send_on_server_loop``).
+        _thread.loop = loop
         while True:
             with self._lock:
                 queue = self._queues[match_id]
@@ -70,6 +68,29 @@ class BotRunner:
         """Block until no bot move is queued or running (for tests and shutdown)."""
         with self._lock:
             return self._idle.wait_for(lambda: self._pending == 0, timeout=timeout)
+
+
+_thread = threading.local()
+
+
+def send_on_server_loop(coroutine_function, *args, timeout: float = 5.0) -> bool:
+    """Run ``coroutine_function(*args)`` on the server's event loop when called from a bot
+    thread of a running server; False when there is no such loop (the caller sends itself).
+    A loop that stops meanwhile (the server shutting down) costs at most ``timeout``, never
+    a thread stuck for good; the update is then lost, as the layer may lose any, and pages
+    resync."""
+    import asyncio
+
+    loop = getattr(_thread, "loop", None)
+    if loop is None or not loop.is_running():
+        return False
+    future = asyncio.run_coroutine_threadsafe(coroutine_function(*args), loop)
+    try:
+        future.result(timeout=timeout)
+    except Exception:
+        future.cancel()
+        log.warning("a bot move's broadcast did not go out", exc_info=True)
+    return True
 
 
 def _server_loop():

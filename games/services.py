@@ -630,8 +630,11 @@ def _group_send(match_id: int, payload: dict, spectators_payload: dict | None = 
         return
     layer = get_channel_layer()
     if layer is not None:
+        from .bot_runner import send_on_server_loop
+
         for group, message in messages:
-            async_to_sync(layer.group_send)(group, message)
+            if not send_on_server_loop(layer.group_send, group, message):
+                async_to_sync(layer.group_send)(group, message)
 
 
 def _publish_update(match: Match, seats: list[Seat] | None, state, new_moves: list | None) -> None:
