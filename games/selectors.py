@@ -154,12 +154,26 @@ def moves_json(match: Match) -> list[dict]:
     return rows
 
 
+def match_holding(seats: list[Seat]) -> Match:
+    """The match of ``seats`` (read joined to it, in seat order), handed them as its
+    prefetched seats, so ``match.seats.all()`` asks the database nothing more."""
+    match = seats[0].match
+    prefetched = match.seats.all()
+    prefetched._result_cache, prefetched._prefetch_done = seats, True
+    match._prefetched_objects_cache = {"seats": prefetched}
+    for seat in seats:
+        seat.match = match
+    return match
+
+
 def match_with_seats(match_id: int) -> Match | None:
-    return (
-        Match.objects.filter(pk=match_id)
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index")))
-        .first()
-    )
+    """The match with its seats and their players, in one query (every match has its seats
+    from the moment it is created)."""
+    try:
+        seats = list(Seat.objects.filter(match_id=match_id).select_related("match", "user").order_by("index"))
+    except (ValueError, TypeError):
+        return None
+    return match_holding(seats) if seats else None
 
 
 def open_matches(user=None):

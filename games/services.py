@@ -145,11 +145,11 @@ def _lock_with_seats(match_id: int, lock: bool = True) -> tuple[Match, list[Seat
         seats = []
     if not seats:
         raise MatchError("There is no such match.", "not_found")
-    match = seats[0].match
+    from .selectors import match_holding
+
+    match = match_holding(seats)
     if not lock:
         match.moves_read = 0 if seats[0].last_move is None else seats[0].last_move + 1
-    for seat in seats[1:]:
-        seat.match = match
     return match, seats
 
 

@@ -13,7 +13,7 @@ from . import selectors, services
 from .bots import bot_names
 from .engines import all_games, get_game
 from .forms import MatchCreateForm, PlayComputerForm
-from .models import Match, Seat
+from .models import Match
 from .rules import rules_html
 
 
@@ -135,24 +135,8 @@ def _token(request, match_id):
     return request.GET.get("token") or request.session.get("match_tokens", {}).get(str(match_id))
 
 
-def _match_with_seats(match_id) -> Match | None:
-    """The match with its seats and their players in one query, where prefetching takes two:
-    the seats are read joined to their match and handed to it as its prefetched seats.
-    Every match has its seats from the moment it is created."""
-    seats = list(Seat.objects.filter(match_id=match_id).select_related("match", "user").order_by("index"))
-    if not seats:
-        return None
-    match = seats[0].match
-    prefetched = match.seats.all()
-    prefetched._result_cache, prefetched._prefetch_done = seats, True
-    match._prefetched_objects_cache = {"seats": prefetched}
-    for seat in seats:
-        seat.match = match
-    return match
-
-
 def _visible_match(request, match_id):
-    match = _match_with_seats(match_id)
+    match = selectors.match_with_seats(match_id)
     if match is None:
         raise Http404("No such match")
     user = request.user
@@ -161,7 +145,7 @@ def _visible_match(request, match_id):
     if not (seated or services.can_view(match, user, _token(request, match_id))):
         raise Http404("No such match")
     if services.match_check_clock(match=match):
-        match = _match_with_seats(match_id)
+        match = selectors.match_with_seats(match_id)
     return match
 
 

@@ -111,9 +111,9 @@ USING_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
 # requests run in threads of their own. Each borrows a connection from the pool per call.
 DB_THREADS = env.int("DB_THREADS", default=4)
 if USING_POSTGRES:
-    # Django's pool (psycopg_pool), bounded per process. Never CONN_MAX_AGE > 0 under ASGI:
-    # the executor's threads do not reuse persistent connections (Django ticket 33497) and
-    # they pile up to the server's limit. Without a pool every database call connects anew.
+    # Django's pool (psycopg_pool), bounded per process; persistent connections stay off
+    # under ASGI: the executor's threads do not reuse them (Django ticket 33497) and they
+    # pile up to the server's limit. Without a pool every database call connects anew.
     # A call that finds every connection busy waits up to DB_POOL_TIMEOUT seconds for one.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
