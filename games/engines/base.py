@@ -46,6 +46,9 @@ class Game:
     summary: str = ""
     player_counts: tuple[int, ...] = ()
     options: tuple[Option, ...] = field(default_factory=tuple)
+    # What settles equal scores, in order (``State.tie_break_values`` gives each seat's
+    # values); when they are equal too, places are shared.
+    tie_breaks: tuple[str, ...] = ()
 
     def allowed_player_counts(self) -> tuple[int, ...]:
         return self.player_counts or tuple(range(self.min_players, self.max_players + 1))
@@ -125,6 +128,11 @@ class State:
     def clone(self) -> State:
         raise NotImplementedError
 
+    def tie_break_values(self) -> list[list[int]]:
+        """Per seat, its values of ``game.tie_breaks``: ``ranking()`` orders equal scores by
+        them, in that order."""
+        return [[] for _ in range(self.num_players)]
+
     def determinised(self, seat: int | None, rng: random.Random) -> State:
         """A copy in which everything ``seat`` cannot see is re-drawn at random among what it
         could be. Bots search from this, never from the real state. Games without hidden
@@ -151,6 +159,11 @@ class State:
             "prompt": self.prompt(),
             "scores": self.scores(),
             "ranking": self.ranking() if current == TERMINAL else None,
+            "tie_breaks": (
+                {"labels": list(self.game.tie_breaks), "values": self.tie_break_values()}
+                if current == TERMINAL
+                else None
+            ),
             "move_number": len(self.history),
         }
 

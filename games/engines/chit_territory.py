@@ -407,6 +407,9 @@ class ChitTerritoryState(State):
         totals = self._score()[0]
         return places_from_keys([(totals[s], self.on_board[s]) for s in range(self.num_players)])
 
+    def tie_break_values(self) -> list[list[int]]:
+        return [[self.on_board[s]] for s in range(self.num_players)]
+
     def clone(self) -> ChitTerritoryState:
         new = object.__new__(ChitTerritoryState)
         new.game = self.game
@@ -752,6 +755,7 @@ GAME = ChitTerritoryGame(
     name="Territory (chits)",
     min_players=2,
     max_players=4,
+    tie_breaks=("more structures on the board",),
     summary="Draw chits from your cup, wage war with armies and build temples, castles and "
     "palaces to control the nine territories of a 9 x 9 map.",
     options=(

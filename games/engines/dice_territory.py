@@ -515,6 +515,9 @@ class DiceTerritoryState(State):
         masks = self._owned_masks()
         return places_from_keys([(best_group(m)[0], _mask_value(m)) for m in masks])
 
+    def tie_break_values(self) -> list[list[int]]:
+        return [[_mask_value(m)] for m in self._owned_masks()]
+
     def prompt(self) -> str:
         if self.phase == P_PLACE:
             if self.number == 7 and self.card == LUCKY_SEVEN:
@@ -706,6 +709,7 @@ GAME = DiceTerritory(
     name="Territory (dice)",
     min_players=3,
     max_players=6,
+    tie_breaks=("higher total value of all spaces owned",),
     summary="Roll two dice to claim numbered spaces, press your luck, and build the most "
     "valuable connected territory under a new rule card each round.",
 )

@@ -836,6 +836,10 @@ class GP02AState(State):
             keys.append((parts[s]["total"], parts[s]["chronology"], -on_territory))
         return places_from_keys(keys)
 
+    def tie_break_values(self) -> list[list[int]]:
+        parts = self._colour_scores()
+        return [[parts[s]["chronology"], self.board.count(s)] for s in range(self.num_players)]
+
     # ------------------------------------------------------------------ view
 
     def _step_name(self) -> str:
@@ -975,5 +979,6 @@ GAME = GP02AGame(
     name="GP02A Territory",
     min_players=3,
     max_players=4,
+    tie_breaks=("more chronology points", "fewer chips on the territory area"),
     summary="Draw chips from a bag, deal the turn cards and build the largest territories in six blocks.",
 )
