@@ -10,11 +10,95 @@ def game_choices():
     return [(g.slug, g.name) for g in all_games()]
 
 
-class GamePlayersForm(forms.Form):
-    """A game and a number of players that the game allows."""
+def _all_player_counts() -> list[int]:
+    return sorted({n for g in all_games() for n in g.allowed_player_counts()})
+
+
+# The clocks people know, as (value, label): untimed practice, live seconds per move, and
+# correspondence days per move. ``time_control`` below turns a value into match_create's terms.
+LIVE_CHOICES = (30, 90, 180)
+CORRESPONDENCE_CHOICES = (1, 3, 7, 14)
+UNTIMED = Match.Speed.UNTIMED
+
+
+def _seconds_label(seconds: int) -> str:
+    return f"{seconds // 60} minutes" if seconds % 60 == 0 and seconds >= 120 else f"{seconds} seconds"
+
+
+def time_control_choices() -> list[tuple[str, str]]:
+    choices = [(UNTIMED, "Untimed practice: no clock, casual")]
+    choices += [(f"live-{s}", f"Live: {_seconds_label(s)} a move") for s in LIVE_CHOICES]
+    choices += [
+        (f"correspondence-{d}", f"Correspondence: {d} day{'s' if d > 1 else ''} a move") for d in CORRESPONDENCE_CHOICES
+    ]
+    return choices
+
+
+def time_control(value: str) -> dict:
+    """match_create's speed, seconds_per_move and days_per_move for a time-control choice."""
+    if value == UNTIMED:
+        return {"speed": Match.Speed.UNTIMED, "seconds_per_move": None, "days_per_move": None}
+    speed, amount = value.rsplit("-", 1)
+    if speed == Match.Speed.LIVE:
+        return {"speed": speed, "seconds_per_move": int(amount), "days_per_move": None}
+    return {"speed": speed, "seconds_per_move": None, "days_per_move": int(amount)}
+
+
+class GameForm(forms.Form):
+    """A game, a number of players that the game allows, that game's options, a clock and
+    whether the match is rated. The page shows only the chosen game's player counts and
+    options (static/js/game-forms.js follows a change of game; without script, the server
+    still explains a wrong choice)."""
 
     game = forms.ChoiceField(choices=game_choices)
-    num_players = forms.IntegerField(label="Players", min_value=2, max_value=6, initial=2)
+    num_players = forms.TypedChoiceField(label="Players", coerce=int, choices=())
+    # Left out of a post, the form's default clock (untimed against the computer).
+    time_control = forms.ChoiceField(label="Time control", choices=time_control_choices, required=False)
+    rated = forms.BooleanField(required=False, label="Rated")
+
+    default_players = min  # of the chosen game's counts
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.chosen_game = self._chosen_game()
+        counts = self.chosen_game.allowed_player_counts()
+        players = self.fields["num_players"]
+        players.choices = [(n, str(n)) for n in _all_player_counts()]  # what the server accepts
+        players.widget.choices = [(n, str(n)) for n in counts]  # what the chosen game allows
+        self.initial.setdefault("num_players", self.default_players(counts))
+        self.initial.setdefault("game", self.chosen_game.slug)
+        self.option_fields = []
+        for game in all_games():
+            for option in game.options:
+                name = f"opt_{game.slug}_{option.name}"
+                field = forms.BooleanField(
+                    required=False, initial=option.default, label=option.label, help_text=option.help
+                )
+                field.game_slug = game.slug  # shown only while this game is chosen
+                self.fields[name] = field
+                self.option_fields.append((game.slug, option.name, name))
+
+    def _chosen_game(self):
+        slug = self.data.get("game") if self.is_bound else None
+        slug = slug or self.initial.get("game")
+        try:
+            return get_game(slug)
+        except (KeyError, TypeError):
+            return all_games()[0]
+
+    def games_data(self) -> dict:
+        """For the page's script: each game's player counts and option fields."""
+        return {
+            g.slug: {
+                "counts": list(g.allowed_player_counts()),
+                "default": self.default_players(g.allowed_player_counts()),
+                "options": [field for slug, _, field in self.option_fields if slug == g.slug],
+            }
+            for g in all_games()
+        }
+
+    def clean_time_control(self):
+        return self.cleaned_data.get("time_control") or self.fields["time_control"].initial
 
     def clean(self):
         data = super().clean()
@@ -23,36 +107,58 @@ class GamePlayersForm(forms.Form):
             if data["num_players"] not in game.allowed_player_counts():
                 counts = ", ".join(str(c) for c in game.allowed_player_counts())
                 self.add_error("num_players", f"{game.name} is played by {counts} players.")
+        if data.get("time_control") == UNTIMED and data.get("rated"):
+            self.add_error("rated", "Untimed practice is casual: choose a clock to play a rated match.")
         return data
-
-
-class MatchCreateForm(GamePlayersForm):
-    speed = forms.ChoiceField(choices=Match.Speed.choices, initial=Match.Speed.LIVE)
-    seconds_per_move = forms.IntegerField(
-        label="Seconds per move (live)", min_value=10, max_value=3600, initial=settings.LIVE_SECONDS_DEFAULT
-    )
-    days_per_move = forms.IntegerField(
-        label="Days per move (correspondence)", min_value=1, max_value=14, initial=settings.CORRESPONDENCE_DAYS_DEFAULT
-    )
-    rated = forms.BooleanField(required=False, initial=True, label="Rated")
-    visibility = forms.ChoiceField(choices=Match.Visibility.choices, initial=Match.Visibility.PUBLIC)
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.option_fields = []
-        for game in all_games():
-            for option in game.options:
-                name = f"opt_{game.slug}_{option.name}"
-                self.fields[name] = forms.BooleanField(
-                    required=False, initial=option.default, label=f"{game.name}: {option.label}", help_text=option.help
-                )
-                self.option_fields.append((game.slug, option.name, name))
 
     def options_for(self, slug: str) -> dict:
         return {opt: bool(self.cleaned_data.get(field)) for game, opt, field in self.option_fields if game == slug}
 
+    def match_terms(self) -> dict:
+        """match_create's keyword arguments from the cleaned form (less the user)."""
+        data = self.cleaned_data
+        return {
+            "game": data["game"],
+            "num_players": data["num_players"],
+            "options": self.options_for(data["game"]),
+            "rated": data["rated"],
+            **time_control(data["time_control"]),
+        }
 
-class PlayComputerForm(GamePlayersForm):
-    bot = forms.ChoiceField(
-        label="Level", choices=lambda: [(name, bot_label(name)) for name in bot_names()]
-    )
+
+class MatchCreateForm(GameForm):
+    visibility = forms.ChoiceField(choices=Match.Visibility.choices, initial=Match.Visibility.PUBLIC)
+
+    field_order = ["game", "num_players", "time_control", "rated", "visibility"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time_control"].initial = f"live-{settings.LIVE_SECONDS_DEFAULT}"
+        self.fields["rated"].initial = True
+
+    def match_terms(self) -> dict:
+        return {**super().match_terms(), "visibility": self.cleaned_data["visibility"]}
+
+
+def _computer_default_players(counts) -> int:
+    return 2 if 2 in counts else min(counts)
+
+
+class PlayComputerForm(GameForm):
+    """You against bots of one level. Untimed by default; rated only if you say so (bots carry
+    ratings per game like players, so beating a weak bot is worth little)."""
+
+    bot = forms.ChoiceField(label="Level", choices=lambda: [(name, bot_label(name)) for name in bot_names()])
+
+    field_order = ["game", "num_players", "bot", "time_control", "rated"]
+    default_players = staticmethod(_computer_default_players)
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "computer_%s")  # the lobby shows it beside the other form
+        super().__init__(*args, **kwargs)
+        self.fields["time_control"].initial = UNTIMED
+        self.fields["rated"].initial = False
+        self.fields["rated"].help_text = (
+            "Bots carry a rating in each game like players do: beating a weak bot gains little, "
+            "losing to it costs a lot. Untimed practice is never rated."
+        )

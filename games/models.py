@@ -25,6 +25,7 @@ class Match(models.Model):
         INVITE = "invite", "Invite link only"
 
     class Speed(models.TextChoices):
+        UNTIMED = "untimed", "Untimed practice"
         LIVE = "live", "Live"
         CORRESPONDENCE = "correspondence", "Correspondence"
 
@@ -37,6 +38,7 @@ class Match(models.Model):
     visibility = models.CharField(max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC)
     invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True, editable=False)
     speed = models.CharField(max_length=16, choices=Speed.choices, default=Speed.LIVE)
+    # The time a seat has for each move (0 when untimed: no clock runs).
     seconds_per_move = models.PositiveIntegerField(default=90)
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -76,6 +78,23 @@ class Match(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    @property
+    def timed(self) -> bool:
+        return self.speed != self.Speed.UNTIMED
+
+    @property
+    def time_per_move(self) -> str:
+        """The clock in words: "90 s", "3 min", "2 days" ("" when untimed)."""
+        seconds = self.seconds_per_move
+        if not self.timed:
+            return ""
+        if seconds >= 86400 and seconds % 86400 == 0:
+            days = seconds // 86400
+            return f"{days} day{'s' if days > 1 else ''}"
+        if seconds >= 120 and seconds % 60 == 0:
+            return f"{seconds // 60} min"
+        return f"{seconds} s"
 
     def invite_url(self) -> str:
         return reverse("match-invite", args=[self.invite_token])

@@ -8,7 +8,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from . import state_cache
-from .engines import get_game
+from .engines import CHANCE, get_game
 from .models import ChatMessage, Match, Seat
 
 CHAT_HISTORY = 50
@@ -152,6 +152,17 @@ def moves_json(match: Match) -> list[dict]:
     for row in rows:
         row["label"] = engine.action_label(row["action"])
     return rows
+
+
+def person_has_moved(match: Match, state) -> bool:
+    """Whether anybody but chance has acted in ``match`` (at ``state``), with no query: the
+    set-up's chance outcomes are the history up to the first position where a seat acts."""
+    probe = match.engine.new_state(match.num_players, match.options)
+    for action in state.history:
+        if probe.current_player() != CHANCE:
+            return True
+        probe.apply(action)
+    return False
 
 
 def match_holding(seats: list[Seat]) -> Match:

@@ -85,7 +85,11 @@ def match_create(
         raise MatchError(str(exc)) from None
     if visibility not in Match.Visibility.values:
         raise MatchError("Visibility must be public or invite.")
-    if speed == Match.Speed.LIVE:
+    if speed == Match.Speed.UNTIMED:
+        if rated:
+            raise MatchError("Untimed practice is casual: choose a live or correspondence clock for a rated match.")
+        seconds = 0
+    elif speed == Match.Speed.LIVE:
         seconds = settings.LIVE_SECONDS_DEFAULT if seconds_per_move is None else seconds_per_move
         if not isinstance(seconds, int) or not MIN_LIVE_SECONDS <= seconds <= MAX_LIVE_SECONDS:
             raise MatchError(f"A live match gives {MIN_LIVE_SECONDS} to {MAX_LIVE_SECONDS} seconds per move.")
@@ -95,7 +99,7 @@ def match_create(
             raise MatchError(f"A correspondence match gives 1 to {MAX_CORRESPONDENCE_DAYS} days per move.")
         seconds = days * 86400
     else:
-        raise MatchError("Speed must be live or correspondence.")
+        raise MatchError("Speed must be untimed, live or correspondence.")
     with transaction.atomic():
         match = Match.objects.create(
             game=engine.slug,
@@ -282,10 +286,16 @@ def _record(match: Match, state, applied: list[tuple[int | None, str]], seats: l
         _finish(match, state, seats, reason="game over")
     else:
         match.to_move = current
-        seat = seats[current]
-        match.deadline = None if seat.bot_name() else timezone.now() + timedelta(seconds=match.seconds_per_move)
+        match.deadline = _deadline(match, seats[current], timezone.now())
     match.snapshot = state.view(None)
     _bump(match, state=state, seats=seats, new_moves=[(start + i, seat, a) for i, (seat, a) in enumerate(applied)])
+
+
+def _deadline(match: Match, seat: Seat, now):
+    """When ``seat``, now to move, runs out of time: never for a bot or in untimed play."""
+    if seat.bot_name() or not match.timed:
+        return None
+    return now + timedelta(seconds=match.seconds_per_move)
 
 
 def _bump(match: Match, state=None, seats: list[Seat] | None = None, new_moves: list | None = None) -> None:
@@ -441,7 +451,7 @@ def _act_in_one_statement(match_id, user, action, version, seat_index) -> ActRes
         return None
     now = timezone.now()
     match.to_move = current
-    match.deadline = None if seats[current].bot_name() else now + timedelta(seconds=match.seconds_per_move)
+    match.deadline = _deadline(match, seats[current], now)
     match.snapshot = state.view(None)
     start = len(state.history) - len(applied)
     new_moves = [(start + i, by, a) for i, (by, a) in enumerate(applied)]

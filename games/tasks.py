@@ -8,10 +8,11 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from .bots import get_bot
-from .models import Match
+from .models import Match, Seat
 
 log = logging.getLogger(__name__)
 
@@ -86,8 +87,13 @@ def enforce_clocks() -> int:
     count = 0
     for match_id, version in active.filter(deadline__lte=now).values_list("pk", "version"):
         count += services.match_timeout(match_id=match_id, version=version)
-    # A bot is to move exactly when someone is to move and no clock runs.
-    stalled = active.filter(to_move__isnull=False, deadline__isnull=True, updated_at__lte=now - BOT_STALL)
+    # No clock runs while a bot is to move, nor for anyone in untimed play: ask the seat.
+    bot_to_move = Seat.objects.filter(match=OuterRef("pk"), index=OuterRef("to_move")).filter(
+        Q(user__is_bot=True) | ~Q(bot_takeover="")
+    )
+    stalled = active.filter(
+        Exists(bot_to_move), to_move__isnull=False, deadline__isnull=True, updated_at__lte=now - BOT_STALL
+    )
     for match_id, version in stalled.values_list("pk", "version"):
         schedule_bot(match_id, version)
     return count

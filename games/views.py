@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 
 from portal import page_cache
 
-from . import selectors, services
+from . import selectors, services, state_cache
 from .bots import bot_names
 from .engines import all_games, get_game
 from .forms import MatchCreateForm, PlayComputerForm
@@ -81,21 +81,10 @@ def lobby(request):
 
 @login_required
 def match_new(request):
-    form = MatchCreateForm(request.POST or None)
+    form = MatchCreateForm(request.POST or None, initial={"game": request.GET.get("game")})
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            match = services.match_create(
-                user=request.user,
-                game=data["game"],
-                num_players=data["num_players"],
-                options=form.options_for(data["game"]),
-                rated=data["rated"],
-                visibility=data["visibility"],
-                speed=data["speed"],
-                seconds_per_move=data["seconds_per_move"],
-                days_per_move=data["days_per_move"],
-            )
+            match = services.match_create(user=request.user, **form.match_terms())
         except services.MatchError as exc:
             form.add_error(None, exc.message)
         else:
@@ -106,15 +95,13 @@ def match_new(request):
 
 @login_required
 def play_computer(request):
-    """One click: a new casual match with you in seat 0 and bots of your level in the others."""
-    form = PlayComputerForm(request.POST or None)
+    """One click: a new match with you in seat 0 and bots of your level in the others,
+    untimed and casual unless you choose a clock and a rated match."""
+    form = PlayComputerForm(request.POST or None, initial={"game": request.GET.get("game")})
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            match = services.match_create(
-                user=request.user, game=data["game"], num_players=data["num_players"], rated=False
-            )
-            services.match_seat_bot(match_id=match.pk, user=request.user, bot=data["bot"])
+            match = services.match_create(user=request.user, **form.match_terms())
+            services.match_seat_bot(match_id=match.pk, user=request.user, bot=form.cleaned_data["bot"])
         except services.MatchError as exc:
             form.add_error(None, exc.message)
         else:
@@ -152,12 +139,19 @@ def _visible_match(request, match_id):
 def match_page(request, match_id):
     match = _visible_match(request, match_id)
     payload = selectors.match_payload(match, request.user)
+    is_creator = request.user.is_authenticated and request.user.pk == match.creator_id
+    mine = [s for s in match.seats.all() if request.user.is_authenticated and s.user_id == request.user.pk]
     context = {
         "match": match,
         "payload": payload,
         "token": _token(request, match_id) or "",
-        "is_creator": request.user.is_authenticated and request.user.pk == match.creator_id,
-        "seated": any(s.user_id == getattr(request.user, "pk", None) for s in match.seats.all()),
+        "is_creator": is_creator,
+        "seated": bool(mine),
+        "my_seat": mine[0] if mine else None,
+        # Only the creator may call the match off, and only before anybody has moved.
+        "can_abort": is_creator
+        and match.status == Match.Status.ACTIVE
+        and not selectors.person_has_moved(match, state_cache.load(match)),
         "has_free_seat": any(s.user_id is None for s in match.seats.all()),
         "bot_choices": [(name, name.replace("-", " ").title()) for name in bot_names()],
     }

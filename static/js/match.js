@@ -20,6 +20,10 @@ const els = {
   result: document.getElementById("result"),
   replay: document.getElementById("replay"),
   replayPos: document.getElementById("replay-pos"),
+  turn: document.getElementById("turn"),
+  turnWho: document.getElementById("turn-who"),
+  turnClock: document.getElementById("turn-clock"),
+  clockWarning: document.getElementById("clock-warning"),
 };
 
 let payload = JSON.parse(document.getElementById("match-payload").textContent);
@@ -31,6 +35,7 @@ let replayFrames = null;
 let replayIndex = 0;
 let clockTimer = null;
 let clockExpiredAsked = false;
+let clockWarned = false;
 
 function text(tag, content, cls) {
   const el = document.createElement(tag);
@@ -96,14 +101,49 @@ function renderSeats() {
   tickClock();
 }
 
+// Beside the board: who is to move (a bot shows that it is thinking) and their clock.
+function renderTurn() {
+  const toMove = payload.status === "active" ? payload.clocks.to_move : null;
+  const seat = toMove === null || toMove === undefined ? null : payload.seats[toMove];
+  els.turn.hidden = !seat;
+  if (!seat) return;
+  const bot = seat.is_bot || seat.bot;
+  const mine = seat.index === payload.seat;
+  els.turn.classList.toggle("mine", mine);
+  els.turn.classList.toggle("thinking", Boolean(bot));
+  els.turnWho.textContent = mine ? "Your move" : bot ? `${seatName(seat.index)} is thinking…` : `${seatName(seat.index)} to move`;
+  els.turnClock.hidden = !payload.clocks.deadline;
+}
+
+function clockText(left) {
+  if (left > 86400) return `${Math.floor(left / 86400)} d ${Math.floor((left % 86400) / 3600)} h left`;
+  if (left > 3600) return `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min left`;
+  return `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")} left`;
+}
+
+// Low: the last quarter of the time for a move, and at most the last 30 s of it.
+function lowAt() {
+  return Math.min(30, payload.clocks.seconds_per_move / 4);
+}
+
 function tickClock() {
-  const el = els.seats.querySelector(".clock");
-  if (!el || !payload.clocks.deadline) return;
+  const clocks = [...els.seats.querySelectorAll(".clock"), els.turnClock];
+  if (!payload.clocks.deadline || payload.status !== "active") {
+    els.clockWarning.hidden = true;
+    return;
+  }
   const left = Math.max(0, (new Date(payload.clocks.deadline) - Date.now()) / 1000);
-  if (left > 86400) el.textContent = `${Math.floor(left / 86400)} d ${Math.floor((left % 86400) / 3600)} h left`;
-  else if (left > 3600) el.textContent = `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min left`;
-  else el.textContent = `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")} left`;
-  el.classList.toggle("low", left < 15);
+  const low = left <= lowAt();
+  for (const el of clocks) {
+    el.textContent = clockText(left);
+    el.classList.toggle("low", low);
+  }
+  const mine = payload.clocks.to_move === payload.seat;
+  if (low && mine && !clockWarned) {
+    clockWarned = true; // said once per move: an alert read out every second would drown the page
+    els.clockWarning.textContent = `Hurry: ${Math.ceil(left)} seconds left for this move.`;
+  }
+  els.clockWarning.hidden = !(low && mine);
   if (left === 0 && !clockExpiredAsked && socket && socket.readyState === WebSocket.OPEN) {
     clockExpiredAsked = true; // the server checks the clock on every read
     socket.send(JSON.stringify({ type: "snapshot" }));
@@ -159,11 +199,41 @@ function renderResult() {
   }
   els.result.append(text("h2", "Final ranking"));
   const ol = text("ul", null, "final-ranking");
-  [...payload.seats].sort((a, b) => a.place - b.place).forEach((seat) => {
-    ol.append(text("li", `${seat.place}. ${seat.username} — ${seat.score} points${seat.resigned ? " (resigned)" : ""}${seat.timed_out ? " (out of time)" : ""}`));
+  const ranked = [...payload.seats].sort((a, b) => a.place - b.place);
+  const tieBreaks = (payload.view || {}).tie_breaks || { labels: [], values: [] };
+  let tied = false;
+  ranked.forEach((seat, k) => {
+    const li = text("li", `${seat.place}. ${seatName(seat.index)} — ${seat.score} points${seat.resigned ? " (resigned)" : ""}${seat.timed_out ? " (out of time)" : ""}`);
+    const note = tieNote(seat, ranked, k, tieBreaks);
+    if (note) {
+      tied = true;
+      li.append(" ", text("span", note, "tie-break"));
+    }
+    ol.append(li);
   });
   els.result.append(ol);
+  if (tied) {
+    const rule = tieBreaks.labels.length
+      ? `Equal points are decided by ${tieBreaks.labels.join(", then ")}; players still equal share their place.`
+      : "Players with equal points share their place.";
+    els.result.append(text("p", rule, "muted tie-rule"));
+  }
   els.replay.hidden = false;
+}
+
+// Why a seat stands where it does among equal scores: a shared place, or the first tie-break
+// that sets it above the next seat on the same score.
+function tieNote(seat, ranked, k, tieBreaks) {
+  const left = (s) => s.resigned || s.timed_out;
+  if (left(seat)) return "";
+  if (ranked.some((o) => o !== seat && o.place === seat.place)) return "(shared place)";
+  const next = ranked[k + 1];
+  if (!next || left(next) || next.score !== seat.score) return "";
+  const mine = tieBreaks.values[seat.index] || [];
+  const theirs = tieBreaks.values[next.index] || [];
+  const i = mine.findIndex((v, j) => v !== theirs[j]);
+  if (i < 0) return "";
+  return `(ahead of ${seatName(next.index)} on the tie-break: ${tieBreaks.labels[i]}, ${mine[i]} to ${theirs[i]})`;
 }
 
 async function loadRenderer() {
@@ -195,6 +265,8 @@ function render() {
   els.prompt.textContent =
     payload.status === "open" ? "Waiting for players to take the free seats." : over[payload.status] || view.prompt || "";
   renderSeats();
+  renderTurn();
+  tickClock();
   renderScore(view);
   renderActions();
   renderResult();
@@ -203,9 +275,16 @@ function render() {
 
 function applySnapshot(snapshot) {
   const statusChanged = payload.status !== snapshot.status;
+  // A player who resigned or ran out of time watches from now on: the header and buttons
+  // around the board say so once the page is drawn again.
+  const leftMySeat = payload.seat !== null && snapshot.seat === null && snapshot.status === "active";
+  if (snapshot.version !== payload.version) clockWarned = false;
   payload = snapshot;
   pending = false;
   clockExpiredAsked = false;
+  if ((snapshot.new_moves || []).some((m) => m.seat !== null)) {
+    document.getElementById("abort-form")?.remove(); // somebody moved: too late to call it off
+  }
   if (snapshot.chat) renderChat(snapshot.chat);
   render();
   extendMoves(snapshot);
@@ -213,6 +292,7 @@ function applySnapshot(snapshot) {
     // Seats and buttons around the board (join, resign) depend on the status.
     if (document.getElementById("waiting-heading") || snapshot.status === "finished") window.location.reload();
   }
+  if (leftMySeat) window.location.reload();
 }
 
 function moveItem(m) {
@@ -361,6 +441,13 @@ document.addEventListener("keydown", (event) => {
     event.preventDefault();
     step(map[event.key]);
   }
+});
+
+// Resign and Abort ask first (no inline handlers: the page's policy forbids them).
+document.querySelectorAll("form[data-confirm]").forEach((form) => {
+  form.addEventListener("submit", (event) => {
+    if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+  });
 });
 
 if (els.chatForm) {

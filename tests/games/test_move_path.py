@@ -174,12 +174,12 @@ async def test_a_move_against_a_bot_is_broadcast_before_the_bot_answers(alice, p
         version = latest["version"]
         action = rng.choice(latest["legal_actions"])["action"]
         await ws.send_to(text_data=json.dumps({"type": "act", "action": action, "version": version}))
+        # The very next frame is our own move's update, whoever is to answer it (the bot has
+        # not moved before we were told), then the ack.
+        latest = json.loads(await ws.receive_from(timeout=20))
+        assert latest["type"] == "snapshot" and latest["version"] == version + 1, latest
         ack = await reply(ws)
         assert ack["type"] == "ack" and ack["version"] == version + 1, ack
-        # The very next update is our own move, whoever is to answer it: the bot has not
-        # moved before we were told.
-        latest = await receive(ws, "snapshot")
-        assert latest["version"] == version + 1
         if latest["status"] == Match.Status.ACTIVE and latest["clocks"]["to_move"] == 1:
             assert latest["seats"][1]["is_bot"] and latest["legal_actions"] == []
             handed_over += 1

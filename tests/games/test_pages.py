@@ -29,9 +29,7 @@ def test_creating_a_match_from_the_form(client, alice):
         {
             "game": "chit-territory",
             "num_players": 2,
-            "speed": "correspondence",
-            "seconds_per_move": 90,
-            "days_per_move": 2,
+            "time_control": "correspondence-7",
             "rated": "on",
             "visibility": "invite",
             "opt_chit-territory_mountains_rivers": "on",
@@ -40,7 +38,8 @@ def test_creating_a_match_from_the_form(client, alice):
     match = Match.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/matches/{match.pk}/"
     assert match.options == {"mountains_rivers": True}
-    assert match.seconds_per_move == 2 * 86400 and match.visibility == "invite" and match.rated
+    assert match.speed == "correspondence" and match.seconds_per_move == 7 * 86400
+    assert match.visibility == "invite" and match.rated
 
 
 def test_the_form_explains_a_wrong_number_of_players_and_keeps_the_choices(client, alice):
@@ -50,16 +49,14 @@ def test_the_form_explains_a_wrong_number_of_players_and_keeps_the_choices(clien
         {
             "game": "game-of-god",
             "num_players": 3,
-            "speed": "live",
-            "seconds_per_move": 45,
-            "days_per_move": 3,
+            "time_control": "live-30",
             "visibility": "public",
         },
     )
     assert response.status_code == 200
     body = response.content.decode()
     assert "Game of God is played by 2, 4 players." in body
-    assert 'value="45"' in body
+    assert '<option value="live-30" selected>' in body
     assert not Match.objects.exists()
 
 

@@ -83,11 +83,13 @@ async def test_an_action_over_the_socket_is_acked_and_broadcast_to_every_seat_an
     await sockets[mover.username].send_to(
         text_data=json.dumps({"type": "act", "action": action, "version": match.version})
     )
+    # The mover gets the update its move made straight away, then the ack.
+    own = json.loads(await sockets[mover.username].receive_from(timeout=10))
     ack = await receive(sockets[mover.username], "ack")
-    assert ack["version"] > match.version
+    assert own["type"] == "snapshot" and own["version"] == ack["version"] > match.version
     after = await sync_to_async(state_cache.load)(await sync_to_async(fresh)(match.pk))
     for name, ws in sockets.items():
-        snap = await receive(ws, "snapshot")
+        snap = own if name == mover.username else await receive(ws, "snapshot")
         assert snap["version"] == ack["version"]
         seat = {mover.username: mover_seat(match, mover), other.username: mover_seat(match, other)}.get(name)
         assert snap["seat"] == seat
@@ -95,6 +97,38 @@ async def test_an_action_over_the_socket_is_acked_and_broadcast_to_every_seat_an
         assert snap["view"] == json.loads(json.dumps(after.view(seat)))
         assert (snap["legal_actions"] != []) == (seat is not None and after.current_player() == seat)
         await ws.disconnect()
+
+
+async def test_the_mover_sees_its_move_at_once_even_if_the_group_update_is_slow(alice, bob, patch_auth, monkeypatch):
+    from channels.layers import get_channel_layer
+
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    mover = alice if match.to_move == 0 else bob
+    ws, ok, _ = await open_socket(patch_auth, match.pk, mover)
+    assert ok
+    await receive(ws, "snapshot")
+    layer = get_channel_layer()
+    held = []
+
+    async def held_back(group, message):  # the channel layer is slow today: nothing arrives
+        held.append((group, message))
+
+    monkeypatch.setattr(layer, "group_send", held_back)
+    state = await sync_to_async(state_cache.load)(match)
+    action = state.legal_actions()[0]
+    await ws.send_to(text_data=json.dumps({"type": "act", "action": action, "version": match.version}))
+    own = json.loads(await ws.receive_from(timeout=10))
+    assert own["type"] == "snapshot" and own["version"] == match.version + 1
+    assert own["new_moves"][0]["action"] == action and own["new_moves"][0]["seat"] == own["seat"]
+    assert (await receive(ws, "ack"))["version"] == own["version"]
+    assert held, "the others still get the update through the layer"
+    monkeypatch.undo()
+    # The group's copy of the same version, when it comes, is not sent twice.
+    for group, message in held:
+        await layer.group_send(group, message)
+    await ws.send_to(text_data=json.dumps({"type": "ping"}))
+    assert json.loads(await ws.receive_from(timeout=10))["type"] == "pong"
+    await ws.disconnect()
 
 
 def mover_seat(match, user):

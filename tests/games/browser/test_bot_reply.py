@@ -19,7 +19,10 @@ SHOWN = "(v) => window.matchClient.payload.version >= v"
 BOT_ROW = "#seats li[data-seat='1']"
 
 
-def test_my_move_shows_at_once_and_the_hard_bot_answers_after(asgi_server, browser, make_user, settings, screenshot):
+@pytest.mark.parametrize("width", [pytest.param(1280, id="desktop"), pytest.param(390, id="phone")])
+def test_my_move_shows_at_once_and_the_hard_bot_answers_after(
+    asgi_server, browser, make_user, settings, screenshot, width
+):
     settings.CELERY_TASK_ALWAYS_EAGER = True  # as under `make run`
     base = asgi_server
     ann = make_user("ann")
@@ -34,7 +37,7 @@ def test_my_move_shows_at_once_and_the_hard_bot_answers_after(asgi_server, brows
 
     with ThreadPoolExecutor(1) as thread:
         match = thread.submit(create).result()
-    page = log_in(browser.new_page(), base, ann)
+    page = log_in(browser.new_page(viewport={"width": width, "height": 900}), base, ann)
     page.goto(f"{base}/matches/{match.pk}/")
     page.wait_for_function(CONNECTED)
 
@@ -53,12 +56,16 @@ def test_my_move_shows_at_once_and_the_hard_bot_answers_after(asgi_server, brows
         # My move is on the board and the bot is thinking: its reply has not come yet.
         assert shown["v"] == before + 1
         assert page.locator(f"{BOT_ROW} .thinking").is_visible()
+        # Beside the board too, where a phone shows it without scrolling to the players.
+        assert page.locator("#turn.thinking").is_visible()
+        assert "MCTS Hard is thinking" in page.locator("#turn-who").inner_text()
         assert page.locator("#actions button.action").count() == 0
         if handed_over == 0:
-            screenshot(page, "bot-thinking")
+            screenshot(page, f"bot-thinking-{width}")
         # Then the reply comes by itself, and the bot no longer shows as thinking.
         page.wait_for_function(SHOWN, arg=before + 2, timeout=20_000)
         page.wait_for_selector(f"{BOT_ROW} .thinking", state="detached", timeout=20_000)
+        assert not page.locator("#turn.thinking").is_visible()
         handed_over += 1
         if handed_over == 2:
             break
