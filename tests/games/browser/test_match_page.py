@@ -122,7 +122,7 @@ def test_the_match_page_fits_a_phone(asgi_server, browser, alice, screenshot):
     page = log_in(context, asgi_server, alice)
     page.goto(f"{asgi_server}/play/computer/")
     page.select_option("select[name=game]", "game-of-god")
-    page.fill("input[name=num_players]", "2")
+    page.select_option("select[name=num_players]", "2")
     page.get_by_role("button", name="Play against the computer").click()
     page.wait_for_url(f"{asgi_server}/matches/*/")
     page.wait_for_selector("#board svg")

@@ -77,7 +77,7 @@ def test_a_person_plays_a_whole_match_by_clicking_the_dice_territory_board(asgi_
     log_in(page, asgi_server, person)
     page.goto(f"{asgi_server}/play/computer/")
     page.select_option("select[name=game]", "dice-territory")
-    page.fill("input[name=num_players]", "3")
+    page.select_option("select[name=num_players]", "3")
     page.select_option("select[name=bot]", "random")
     page.get_by_role("button", name="Play against the computer").click()
     page.wait_for_url(f"{asgi_server}/matches/*/")

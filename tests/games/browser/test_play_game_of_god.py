@@ -42,7 +42,7 @@ MARKS = """() => {
 def start_against_random(page, base, num_players):
     page.goto(f"{base}/play/computer/")
     page.select_option("select[name=game]", "game-of-god")
-    page.fill("input[name=num_players]", str(num_players))
+    page.select_option("select[name=num_players]", str(num_players))
     page.select_option("select[name=bot]", "random")
     page.get_by_role("button", name="Play against the computer").click()
     page.wait_for_url(f"{base}/matches/*/")

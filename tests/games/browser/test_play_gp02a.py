@@ -123,7 +123,7 @@ def test_a_person_plays_a_whole_match_by_clicking_the_gp02a_board(asgi_server, b
     log_in(page, asgi_server, person)
     page.goto(f"{asgi_server}/play/computer/")
     page.select_option("select[name=game]", "gp02a")
-    page.fill("input[name=num_players]", "4")
+    page.select_option("select[name=num_players]", "4")
     page.select_option("select[name=bot]", "random")
     page.get_by_role("button", name="Play against the computer").click()
     page.wait_for_url(f"{asgi_server}/matches/*/")

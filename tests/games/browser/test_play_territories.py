@@ -37,7 +37,7 @@ def test_a_person_plays_a_whole_match_by_clicking_the_territories_board(asgi_ser
     log_in(page, asgi_server, person)
     page.goto(f"{asgi_server}/play/computer/")
     page.select_option("select[name=game]", "territories")
-    page.fill("input[name=num_players]", "2")
+    page.select_option("select[name=num_players]", "2")
     page.select_option("select[name=bot]", "random")
     page.get_by_role("button", name="Play against the computer").click()
     page.wait_for_url(f"{asgi_server}/matches/*/")

@@ -39,7 +39,7 @@ def test_two_people_see_each_others_moves_live_and_one_resigns(asgi_server, brow
     ann_page.goto(f"{base}/play/")
     create = ann_page.locator("section[aria-labelledby=new-heading]")
     create.locator("select[name=game]").select_option("territories")
-    create.locator("input[name=num_players]").fill("2")
+    create.locator("select[name=num_players]").select_option("2")
     create.locator("select[name=visibility]").select_option("public")
     create.get_by_role("button", name="Create match").click()
     ann_page.wait_for_url(f"{base}/matches/*/")
