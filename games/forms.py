@@ -65,8 +65,9 @@ class GameForm(forms.Form):
         players = self.fields["num_players"]
         players.choices = [(n, str(n)) for n in _all_player_counts()]  # what the server accepts
         players.widget.choices = [(n, str(n)) for n in counts]  # what the chosen game allows
-        self.initial.setdefault("num_players", self.default_players(counts))
-        self.initial.setdefault("game", self.chosen_game.slug)
+        self.initial["game"] = self.chosen_game.slug  # also when asked for no game, or an unknown one
+        if self.initial.get("num_players") not in counts:
+            self.initial["num_players"] = self.default_players(counts)
         self.option_fields = []
         for game in all_games():
             for option in game.options:
