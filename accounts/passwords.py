@@ -17,4 +17,4 @@ class RevokeCredentialsOnPasswordChange:
             services.user_revoke_credentials(user=user)
 
     def get_help_text(self):
-        return "A new password signs you out on your other devices and ends your API tokens."
+        return "Changing your password signs you out on your other devices and ends your API tokens."
