@@ -149,6 +149,16 @@ def test_a_refused_attempt_does_not_push_the_end_of_the_lockout_back(client, ali
     assert AccessAttempt.objects.get().failures_since_start == 5
 
 
+def test_the_lockout_is_kept_in_the_database_so_losing_the_cache_does_not_lift_it(client, alice):
+    from django.core.cache import cache
+
+    for _ in range(5):
+        form_login(client, "alice", WRONG)
+    cache.clear()  # what a Redis restart does
+    assert token_login(client, "alice", DEMO_PASSWORD).status_code == 429
+    assert_locked_out_page(form_login(client, "alice", DEMO_PASSWORD))
+
+
 def test_the_lockout_ends_after_the_cool_off(client, alice):
     for _ in range(5):
         form_login(client, "alice", WRONG)
