@@ -11,6 +11,8 @@ The same rule is given to DRF's throttles (``NUM_PROXIES``), allauth's rate limi
 django-ratelimit (``RATELIMIT_IP_META_KEY``), so all of them see one address per client.
 """
 
+import ipaddress
+
 from django.conf import settings
 
 
@@ -24,4 +26,8 @@ def client_ip(request) -> str | None:
     hops = [hop.strip() for hop in forwarded.split(",")]
     # The same choice as DRF's BaseThrottle.get_ident with NUM_PROXIES: a chain shorter than
     # the proxies configured (a request that bypassed one) gives its leftmost entry.
-    return hops[-min(proxies, len(hops))] or remote_addr
+    hop = hops[-min(proxies, len(hops))]
+    try:
+        return str(ipaddress.ip_address(hop))
+    except ValueError:  # not an address (only a client could have written it): the connection's
+        return remote_addr

@@ -200,9 +200,15 @@ def test_every_limit_takes_its_proxy_count_from_the_one_setting(settings):
 def same_address_everywhere(rf, **meta) -> str:
     """The address the lockout, DRF's throttles and allauth's rate limits each read."""
     from allauth.core.internal.httpkit import get_client_ip as allauth_client_ip
+    from django_ratelimit.core import _get_ip as ratelimit_client_ip
 
     request = rf.post("/accounts/login/", **meta)
-    seen = {client_ip(request), BaseThrottle().get_ident(request), allauth_client_ip(request)}
+    seen = {
+        client_ip(request),
+        BaseThrottle().get_ident(request),
+        allauth_client_ip(request),
+        ratelimit_client_ip(request),
+    }
     assert len(seen) == 1, seen
     return seen.pop()
 
@@ -231,6 +237,14 @@ def test_with_one_trusted_proxy_the_lockout_counts_the_hop_the_proxy_added(clien
         client, "alice", DEMO_PASSWORD, REMOTE_ADDR="192.0.2.1", HTTP_X_FORWARDED_FOR="203.0.113.51"
     )
     assert another_client.status_code == 302
+
+
+def test_with_one_trusted_proxy_a_forwarded_value_that_is_no_address_counts_as_the_connection(
+    client, alice, one_trusted_proxy
+):
+    response = token_login(client, "alice", WRONG, REMOTE_ADDR="192.0.2.1", HTTP_X_FORWARDED_FOR="unknown")
+    assert response.status_code == 400  # a wrong password, told as such, not a server error
+    assert AccessAttempt.objects.get().ip_address == "192.0.2.1"
 
 
 def test_the_api_throttle_is_not_walked_around_by_rotating_x_forwarded_for(client, monkeypatch):
