@@ -448,15 +448,96 @@ def test_a_seat_holding_the_purple_chip_is_not_stuck_while_a_purge_makes_room():
     assert "block:6" in state.legal_actions() and "purge:a1" in state.legal_actions()
     state = GP02AState.position(4, territory=territory, bag={"blue": 20, "purple": 1})
     start_turns(state, 4, ["purple", "blue", "blue", "blue"] + ["blue"] * 12, "deal:1,2,4,3")
-    play(state, "chrono:blue")  # two chips, only l6 free: only a purge in block 6 helps
+    play(state, "chrono:blue")  # two chips, only l6 free: only a purge in block 6 makes room
     assert state.current_player() == 0 and state.view(None)["step"] == "purge"
     legal = state.legal_actions()
     assert legal and all(a.startswith("purge:") for a in legal)
-    assert "purge:i4" in legal and "purge:a1" not in legal
-    with pytest.raises(IllegalAction, match="unable to finish"):
-        state.apply("purge:a1")
     play(state, "purge:i4", "block:6", "put:blue@i4", "put:blue@l6")
     assert state.current_player() == 1
+
+
+SEED_PURPLE = (
+    "The player who has the purple chip chooses a chip on the board and removes it. However chips "
+    "in the chronology area and the gray fields of territory area cannot be removed."
+)
+SEED_NO_FIELDS = "If there are no more fields to fill, the game ends immediately."
+
+
+def test_a_purge_that_leaves_the_holder_unable_to_place_is_legal_and_ends_the_game():
+    """The seed: "The player who has the purple chip chooses a chip on the board and removes it.
+    However chips in the chronology area and the gray fields of territory area cannot be
+    removed." and "The player may remove chip by the purple chip at any time during his
+    placement phase." Nothing forbids a removal that leaves the holder without room, and then
+    "When one cannot place chips on the territory area. If there are no more fields to fill,
+    the game ends immediately." Ending the game this way can be the winning move."""
+    territory = full_board(free=("l6",))
+    state = GP02AState.position(4, territory=territory, bag={"blue": 20, "purple": 1})
+    start_turns(state, 4, ["purple", "blue", "blue", "blue"] + ["blue"] * 12, "deal:1,2,4,3")
+    play(state, "chrono:blue")  # two chips, only l6 free; a purge in block 1 makes no room
+    assert "purge:a1" in state.legal_actions()
+    bag_before = state.view(None)["bag"]
+    play(state, "purge:a1")
+    assert state.current_player() == TERMINAL
+    view = state.view(None)
+    assert view["end_reason"] == "stuck"
+    assert board_colour(state, "a1") is None
+    assert view["bag"]["purple"] == bag_before["purple"] + 1
+    assert view["bag"]["red"] == bag_before["red"] + 1  # a1 held red (full_board starts red)
+    assert state.history[-1] == "purge:a1"
+
+
+def test_a_purge_before_the_chronology_step_may_leave_the_holder_stuck_after_it():
+    """The seed: "The player may remove chip by the purple chip at any time during his placement
+    phase." A card-2 seat that could only move removes one of its own two chips first: it can
+    then neither place nor move, and the game ends after its chronology chip."""
+    territory = full_board(free=("k5", "l5", "l6"), blue=("a1", "a3"))
+    state = GP02AState.position(4, territory=territory, main=3, bag={"blue": 5, "red": 15, "purple": 1})
+    draws = ["red"] * 4 + ["purple", "red", "red", "red"] + ["red"] * 8  # seats 3, 0, 1, 2
+    start_turns(state, 4, draws, "deal:2,4,1,3")
+    play(state, "chrono:red", "block:6", "put:red@k5", "put:red@l5", "put:red@l6")  # green: board full
+    assert state.current_player() == 0
+    assert "purge:a1" in state.legal_actions()
+    play(state, "purge:a1", "chrono:red")
+    assert state.current_player() == TERMINAL
+    assert state.view(None)["end_reason"] == "stuck"
+
+
+def test_mid_movement_a_purge_may_not_take_the_own_chips_still_to_lift():
+    """Ruling (games/rules/gp02a.md, the seed being silent): in the middle of a movement the
+    purple chip may not take away the own chips the movement still has to lift, since "he/she
+    takes at hand from the white fields as many chips of his/her own color as returned chips"
+    could then not be done. Any other white-field chip may go."""
+    own = {"a1": "blue", "a3": "blue", "i1": "red"}
+    draws = ["yellow"] * 4 + ["purple", "green", "red", "red"] + ["yellow"] * 8  # seats 3, 0, 1, 2
+    state = start_turns(GP02AState.position(4, territory=own, main=3), 4, draws, "deal:2,4,1,3")
+    play(state, "chrono:yellow", "block:6", "put:yellow@i4", "put:yellow@j4", "put:yellow@k4")
+    assert state.current_player() == 0  # blue, card 2, holding the purple chip
+    play(state, "chrono:green", "move")
+    assert state.view(None)["to_lift"] == 2
+    legal = state.legal_actions()
+    assert "purge:a1" not in legal and "purge:a3" not in legal
+    assert "purge:i1" in legal and "purge:i4" in legal
+    with pytest.raises(IllegalAction, match="still has to lift 2"):
+        state.apply("purge:a1")
+    play(state, "lift:a1")
+    with pytest.raises(IllegalAction, match="still has to lift 1"):
+        state.apply("purge:a3")
+    play(state, "lift:a3")
+    # Once lifted, nothing is left to protect: any chip on a white field may go.
+    assert "purge:i1" in state.legal_actions()
+    play(state, "block:1", "purge:i1", "put:blue@a1", "put:blue@b1")
+    assert state.current_player() == 3
+
+
+def test_mid_movement_a_purge_may_take_an_own_chip_the_movement_can_spare():
+    own = {"a1": "blue", "a3": "blue", "e1": "blue"}
+    draws = ["yellow"] * 4 + ["purple", "green", "red", "red"] + ["yellow"] * 8
+    state = start_turns(GP02AState.position(4, territory=own, main=3), 4, draws, "deal:2,4,1,3")
+    play(state, "chrono:yellow", "block:6", "put:yellow@i4", "put:yellow@j4", "put:yellow@k4")
+    play(state, "chrono:green", "move")
+    assert {"purge:a1", "purge:a3", "purge:e1"} <= set(state.legal_actions())  # three own chips, two to lift
+    play(state, "purge:e1")
+    assert sorted(state.legal_actions()) == ["lift:a1", "lift:a3"]
 
 
 def test_a_full_chronology_ends_the_game_after_the_round_and_later_seats_skip_it():
