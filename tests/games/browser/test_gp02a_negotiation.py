@@ -96,3 +96,22 @@ def test_a_person_offers_a_bot_an_exchange_and_sees_its_answer(asgi_server, brow
     assert f"yellow) {verb}" in answer_text and f"1 {give} for 1 {take}" in answer_text, answer_text
     assert "2 offers left" in form.inner_text()
     screenshot(page, "gp02a-negotiation-answered")
+
+
+def test_the_negotiation_option_shows_in_the_create_form_only_while_gp02a_is_chosen(asgi_server, browser, make_user):
+    page = log_in(browser.new_page(), asgi_server, make_user("dora"))
+    page.goto(f"{asgi_server}/play/new/")
+    option = page.locator("input[name=opt_gp02a_negotiation]")
+    page.select_option("select[name=game]", "game-of-god")
+    assert not option.is_visible()
+    page.select_option("select[name=game]", "gp02a")
+    assert option.is_visible()
+    assert not page.locator("input[name='opt_chit-territory_mountains_rivers']").is_visible()
+    page.fill("input[name=num_players]", "3")
+    option.check()
+    page.get_by_role("button", name="Create match").click()
+    page.wait_for_url(f"{asgi_server}/matches/*/")
+    match_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+    with ThreadPoolExecutor(1) as thread:
+        options = thread.submit(lambda: (fresh(match_id).options, connection.close())[0]).result()
+    assert options == {"negotiation": True}
