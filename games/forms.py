@@ -73,9 +73,9 @@ class GameForm(forms.Form):
             for option in game.options:
                 name = f"opt_{game.slug}_{option.name}"
                 field = forms.BooleanField(
-                    required=False, initial=option.default, label=option.label, help_text=option.help
+                    required=False, initial=option.default, label=f"{game.name}: {option.label}", help_text=option.help
                 )
-                field.game_slug = game.slug  # shown only while this game is chosen
+                field.game = game.slug  # the form shows it only while this game is chosen
                 self.fields[name] = field
                 self.option_fields.append((game.slug, option.name, name))
 
