@@ -744,6 +744,7 @@ class GameOfGodState(State):
                 "frozen": frozen,
                 "trapped": trapped,
                 "pieces_per_player": list(self.total),
+                "standard_pieces": STANDARD_PIECES[n],
                 "in_goal": list(self.in_goal),
                 "score_breakdown": breakdown,
                 "chooser": self.chooser if self.chooser >= 0 else None,

@@ -187,24 +187,32 @@ def test_a_person_plays_a_whole_match_by_clicking_the_game_of_god_board(asgi_ser
     screenshot(page, "game-of-god-finished")
 
 
+def to_first_move(page, name_empty):
+    """Through the set-up and the bots' moves up to the person's first move (the board then
+    holds still), calling ``name_empty(vacant actions)`` whenever the person is to name an
+    empty goal square; returns what the page offers then."""
+    for _ in range(40):
+        seen = offers(page)
+        if any(a.startswith("move:") for a in seen["buttons"]):
+            return seen
+        vacant = [a for a in seen["board"] if a.startswith("vacant:")]
+        if vacant:
+            name_empty(vacant)
+        wait_for_change(page, seen["version"])
+    pytest.fail("the person never got a move")
+
+
 def test_four_goal_areas_are_drawn_and_the_board_fits_a_phone(asgi_server, browser, make_user, screenshot):
     person = make_user("walker")
     page = browser.new_page(viewport={"width": 375, "height": 800})
     log_in(page, asgi_server, person)
     start_against_random(page, asgi_server, 4)
-    # Set-up, then the bots' moves up to the person's first turn (the board then holds still);
-    # if the dice make the person a chooser, a square of the goal area is clicked.
-    for _ in range(40):
-        seen = offers(page)
-        if any(a.startswith("move:") for a in seen["buttons"]):
-            break
-        vacant = [a for a in seen["board"] if a.startswith("vacant:")]
-        if vacant:
-            assert sorted(vacant) == [f"vacant:{c}" for c in "bcdefg"], vacant
-            page.locator(f"#board svg [data-action='{vacant[0]}']").click()
-        wait_for_change(page, seen["version"])
-    else:
-        pytest.fail("the person never got a move")
+    # If the dice make the person a chooser, a square of the goal area is clicked.
+    def name_empty(vacant):
+        assert sorted(vacant) == [f"vacant:{c}" for c in "bcdefg"], vacant
+        page.locator(f"#board svg [data-action='{vacant[0]}']").click()
+
+    seen = to_first_move(page, name_empty)
 
     svg = page.locator("#board svg.game-of-god")
     bands = [b.split(" · ")[0] for b in svg.locator(".gg-band-text").all_text_contents()]
@@ -226,3 +234,44 @@ def test_four_goal_areas_are_drawn_and_the_board_fits_a_phone(asgi_server, brows
     assert 0 < width <= 375
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     screenshot(page, "game-of-god-phone")
+
+
+def test_a_match_with_six_pieces_each_is_created_from_the_form_and_drawn(asgi_server, browser, make_user, screenshot):
+    # The seed: "If less or more than a standard number of pieces per player is to be used,
+    # then each player must be assigned the same number of colored pieces and the pieces
+    # aligned in the goal areas must be mirrored for all the facing players."
+    person = make_user("pairs")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    log_in(page, asgi_server, person)
+    page.goto(f"{asgi_server}/play/new/")
+    page.select_option("select[name=game]", "game-of-god")
+    page.fill("input[name=num_players]", "2")
+    page.fill("input[name='opt_game-of-god_pieces']", "6")
+    page.get_by_role("button", name="Create match").click()
+    page.wait_for_url(f"{asgi_server}/matches/*/")
+    page.select_option("select[name=bot]", "random")
+    page.get_by_role("button", name="Fill the empty seats with bots").click()
+    page.wait_for_selector("#board svg.game-of-god")
+
+    # Set-up: whoever the dice pick names five empty columns one at a time; when it is the
+    # person, each column named so far is crossed out on both goal rows (mirrored).
+    def name_empty(vacant):
+        named = 8 - len(vacant)
+        assert page.locator("#board svg .gg-named-empty").count() == 2 * named
+        hint = page.locator("#board svg .gg-status").text_content()
+        assert f"Click {5 - named} more square" in hint, hint
+        page.locator(f"#board svg [data-action='{vacant[0]}']").click()
+
+    seen = to_first_move(page, name_empty)
+    view = seen["view"]
+    assert view["pieces_per_player"] == [6, 6]
+    assert [len(v) for v in view["vacant"]] == [5, 5] and view["vacant"][0] == view["vacant"][1]
+    # Three pairs a side, in the same columns (the bot may have moved one piece already).
+    pieces = page.locator("#board svg .gg-board .gg-stack")
+    assert pieces.count() == len(view["stacks"]) in (6, 7)
+    drawn = page.locator("#board svg .gg-board .gg-count").all_text_contents()
+    assert drawn.count("2") >= 5
+    panel = page.locator("#board svg .gg-side").text_content()
+    assert "6 pieces each (standard: 14)" in panel, panel
+    assert "0/6" in panel
+    screenshot(page, "game-of-god-six-pieces")
