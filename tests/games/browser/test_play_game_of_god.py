@@ -244,7 +244,11 @@ def test_a_match_with_six_pieces_each_is_created_from_the_form_and_drawn(asgi_se
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     log_in(page, asgi_server, person)
     page.goto(f"{asgi_server}/play/new/")
+    pieces_field = page.locator("input[name='opt_game-of-god_pieces']")
+    page.select_option("select[name=game]", "territories")
+    assert not pieces_field.is_visible()  # offered for Game of God only
     page.select_option("select[name=game]", "game-of-god")
+    assert pieces_field.is_visible()
     page.fill("input[name=num_players]", "2")
     page.fill("input[name='opt_game-of-god_pieces']", "6")
     page.get_by_role("button", name="Create match").click()
