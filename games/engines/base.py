@@ -89,6 +89,19 @@ class Game:
             result[name] = value
         return result
 
+    def options_text(self, options: dict | None) -> list[str]:
+        """The chosen options that differ from the standard game, in words: a yes/no option by
+        its label, a number as "label: value"."""
+        options = options or {}
+        words = []
+        for opt in self.options:
+            value = options.get(opt.name, opt.default)
+            if opt.values is not None and value is not None:
+                words.append(f"{opt.label}: {value}")
+            elif opt.values is None and value is True:
+                words.append(opt.label)
+        return words
+
     def option_values(self, option: Option, num_players: int | None = None) -> tuple[int, ...]:
         """The numbers a number option allows with ``num_players`` (or with any count)."""
         counts = self.allowed_player_counts() if num_players is None else (num_players,)

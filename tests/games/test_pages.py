@@ -82,8 +82,13 @@ def test_the_form_offers_game_of_god_another_number_of_pieces(client, alice):
     match = Match.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/matches/{match.pk}/"
     assert match.options == {"pieces": 8}
+    # Whoever looks at the match, or at the open matches before joining, sees the variant.
+    assert "4 players · Live · casual · Pieces per player: 8" in client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Pieces per player: 8" in client.get("/play/").content.decode()
     client.post("/play/new/", {**GAME_OF_GOD_FORM, "num_players": 2, "opt_game-of-god_pieces": ""})
-    assert Match.objects.latest("pk").options == {"pieces": None}  # the standard game
+    standard = Match.objects.latest("pk")
+    assert standard.options == {"pieces": None}  # the standard game
+    assert "Pieces per player" not in client.get(f"/matches/{standard.pk}/").content.decode()
     other_game = {**GAME_OF_GOD_FORM, "game": "territories", "num_players": 2, "opt_game-of-god_pieces": 99}
     client.post("/play/new/", other_game)
     assert Match.objects.latest("pk").options == {}  # another game's option is not applied
