@@ -2,12 +2,15 @@
 the board (a stack, then one of its lit targets; a lone piece to challenge; a goal square to
 leave empty), and the board fits a phone."""
 
+import random
 import time
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from .pages import finished, log_in, wait_for_change
+from games.engines.game_of_god import GAME
+
+from .pages import draw_board_alone, finished, log_in, wait_for_change
 
 pytestmark = pytest.mark.browser
 
@@ -279,3 +282,22 @@ def test_a_match_with_six_pieces_each_is_created_from_the_form_and_drawn(asgi_se
     assert "6 pieces each (standard: 14)" in panel, panel
     assert "0/6" in panel
     screenshot(page, "game-of-god-six-pieces")
+
+
+@pytest.mark.parametrize(("num_players", "pieces"), [(4, 12), (2, 16), (4, 2)])
+def test_the_board_draws_every_number_of_pieces_at_the_start(asgi_server, browser, screenshot, num_players, pieces):
+    state = GAME.new_state(num_players, {"pieces": pieces})
+    rng = random.Random(1)
+    while state.current_player() < 0 or state.legal_actions()[0].startswith("vacant:"):  # set-up
+        state.apply(rng.choice(state.legal_actions()))
+    view = state.view(None)
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    page.goto(f"{asgi_server}/")
+    draw_board_alone(page, "game-of-god", view, ["pairs", "Random", "Random", "Random"][:num_players])
+    assert page.locator("#board svg .gg-board .gg-stack").count() == pieces // 2 * num_players
+    assert page.locator("#board svg .gg-board .gg-count").all_text_contents() == ["2"] * (pieces // 2 * num_players)
+    panel = page.locator("#board svg .gg-side").text_content()
+    assert f"{pieces} pieces each (standard: {view['standard_pieces']})" in panel, panel
+    counts = page.locator("#board svg .gg-player text.strong").all_text_contents()
+    assert counts == [f"0/{pieces}"] * num_players
+    screenshot(page, f"game-of-god-{num_players}-players-{pieces}-pieces")
