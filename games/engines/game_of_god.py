@@ -11,6 +11,10 @@ travel along are precomputed once, already cut where the seat's own goal area be
 right after the first square of an opponent's goal area; a move is then legal exactly when
 the squares before its target are empty and the target is empty or a pure stack of the mover.
 
+The option ``pieces`` (pieces per player; ``None``, the default and what an old record means,
+is the standard 14 or 10) changes only the set-up: the pieces stand in pairs on the own goal
+area, and the chooser names every goal square left empty, one ``vacant:X`` at a time.
+
 Actions: ``chooser:S`` ``vacant:X`` ``first:S`` (set-up), ``move:FROM-TO``,
 ``challenge:SQUARE`` / ``pass``, ``dice:A,B`` (A = challenger's d6, B = defender's), and the
 defender's ``trap`` / ``spare``.

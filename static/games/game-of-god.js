@@ -589,8 +589,9 @@ function drawPanel(g, view, ctx, m, w, fs, compact) {
   if (view.vacant && view.vacant.some((v) => v && v.length) && (!compact || (view.moves_played || 0) === 0)) {
     // One choice per pair of opposite sides: "N/S column d", "E/W rows 2, 5".
     const pairs = new Map();
-    view.vacant.forEach((labels, s) => {
-      if (!labels || !labels.length) return;
+    view.vacant.forEach((named, s) => {
+      const labels = [].concat(named || []);
+      if (!labels.length) return;
       const plural = labels.length > 1 ? "s" : "";
       const what = /^[a-h]$/.test(labels[0]) ? `column${plural} ${labels.join(", ")}` : `row${plural} ${labels.join(", ")}`;
       if (!pairs.has(what)) pairs.set(what, []);
