@@ -54,6 +54,7 @@ class MatchCreateForm(GamePlayersForm):
                         required=False, label=label, help_text=option.help,
                         widget=forms.NumberInput(attrs={"min": allowed[0], "max": allowed[-1]}),
                     )
+                self.fields[name].game = game.slug  # the form shows it only while this game is chosen
                 self.option_fields.append((game.slug, option.name, name))
 
     def clean(self):
