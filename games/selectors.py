@@ -154,6 +154,12 @@ def moves_json(match: Match) -> list[dict]:
     return rows
 
 
+def can_abort(match: Match) -> bool:
+    """Whether the match may still be called off: being played, and nobody has moved yet
+    (the chance outcomes of the set-up do not count)."""
+    return match.status == Match.Status.ACTIVE and not match.moves.filter(seat__isnull=False).exists()
+
+
 def match_holding(seats: list[Seat]) -> Match:
     """The match of ``seats`` (read joined to it, in seat order), handed them as its
     prefetched seats, so ``match.seats.all()`` asks the database nothing more."""

@@ -535,13 +535,18 @@ def match_resign(*, match_id: int, user) -> Match:
 
 
 def match_abort(*, match_id: int, user) -> Match:
-    """Call a match off before anybody has moved (chance set-up moves do not count)."""
+    """The creator calls a match off before anybody has moved (chance set-up moves do not
+    count). Anyone else leaves instead: an open match by giving the seat back, a started one
+    by resigning."""
     with transaction.atomic():
         match = _lock(match_id)
         if match.is_over:
             raise MatchError("This match is over.", "finished")
-        if not match.seats.filter(user=user).exists() if user.is_authenticated else True:
-            raise MatchError("You have no seat in this match.", "not_seated")
+        if not user.is_authenticated or user.pk != match.creator_id:
+            if not (user.is_authenticated and match.seats.filter(user=user).exists()):
+                raise MatchError("You have no seat in this match.", "not_seated")
+            instead = "leave it instead" if match.status == Match.Status.OPEN else "resign instead"
+            raise MatchError(f"Only the creator of the match can abort it: {instead}.", "forbidden")
         if match.moves.filter(seat__isnull=False).exists():
             raise MatchError("A move has been made: the match can no longer be aborted.")
         if match.status == Match.Status.OPEN:

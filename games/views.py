@@ -152,11 +152,13 @@ def _visible_match(request, match_id):
 def match_page(request, match_id):
     match = _visible_match(request, match_id)
     payload = selectors.match_payload(match, request.user)
+    is_creator = request.user.is_authenticated and request.user.pk == match.creator_id
     context = {
         "match": match,
         "payload": payload,
         "token": _token(request, match_id) or "",
-        "is_creator": request.user.is_authenticated and request.user.pk == match.creator_id,
+        "is_creator": is_creator,
+        "can_abort": is_creator and selectors.can_abort(match),
         "seated": any(s.user_id == getattr(request.user, "pk", None) for s in match.seats.all()),
         "has_free_seat": any(s.user_id is None for s in match.seats.all()),
         "bot_choices": [(name, name.replace("-", " ").title()) for name in bot_names()],
