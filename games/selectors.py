@@ -182,13 +182,17 @@ def match_with_seats(match_id: int) -> Match | None:
     return match_holding(seats) if seats else None
 
 
-def open_matches(user=None):
-    qs = (
-        Match.objects.filter(status=Match.Status.OPEN, visibility=Match.Visibility.PUBLIC)
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index")))
-        .order_by("-created_at")
-    )
-    return qs
+def open_matches(game: str | None = None, players: int | None = None):
+    """The public matches waiting for players, newest first (of one game, of one number of
+    players, when given)."""
+    qs = Match.objects.filter(status=Match.Status.OPEN, visibility=Match.Visibility.PUBLIC)
+    if game:
+        qs = qs.filter(game=game)
+    if players:
+        qs = qs.filter(num_players=players)
+    return qs.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+    ).order_by("-created_at", "-id")
 
 
 def latest_finished(game: str | None = None, limit: int = 10):
