@@ -10,6 +10,7 @@ and follow-up work (bots, rating) run only once the transaction has committed.
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from .models import ChatMessage, Match, Move, Seat
 from .signals import match_finished, open_matches_changed
 
 User = get_user_model()
+log = logging.getLogger(__name__)
 _system_random = secrets.SystemRandom()
 
 TAKEOVER_BOT = "random"
@@ -97,6 +99,7 @@ def match_create(
     else:
         raise MatchError("Speed must be live or correspondence.")
     with transaction.atomic():
+        _check_open_matches_of(user)
         match = Match.objects.create(
             game=engine.slug,
             num_players=num_players,
@@ -113,6 +116,19 @@ def match_create(
         )
         _open_matches_changed(match.pk)
     return match
+
+
+def _check_open_matches_of(user) -> None:
+    """Refuse a new match to someone who already has the most open ones allowed. Their
+    account row is locked first, so two requests at once cannot both slip under the cap."""
+    limit = settings.MAX_OPEN_MATCHES_PER_PERSON
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    if Match.objects.filter(creator=user, status=Match.Status.OPEN).count() >= limit:
+        raise MatchError(
+            f"You already have {limit} matches waiting for players, the most one person may open: "
+            "start, fill or cancel one of them first.",
+            "too_many_open",
+        )
 
 
 def _open_matches_changed(match_id: int) -> None:
@@ -558,6 +574,43 @@ def match_abort(*, match_id: int, user) -> Match:
         match.deadline = None
         _bump(match)
     return match
+
+
+def match_expire(*, match_id: int, version: int) -> bool:
+    """Call off a match that has waited for players, untouched, since before
+    ``OPEN_MATCH_EXPIRY_HOURS`` ago (nothing has changed since ``version``), and tell its
+    seated players: on the match page, and by e-mail. Safe to call twice; False when the
+    match has moved on meanwhile."""
+    cutoff = timezone.now() - timedelta(hours=settings.OPEN_MATCH_EXPIRY_HOURS)
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.version != version or match.status != Match.Status.OPEN or match.updated_at > cutoff:
+            return False
+        match.status = Match.Status.ABORTED
+        match.end_reason = "expired"
+        match.finished_at = timezone.now()
+        _open_matches_changed(match.pk)
+        _bump(match)
+        people = [seat.user for seat in _seats(match) if seat.user is not None and not seat.user.is_bot]
+        transaction.on_commit(lambda: _tell_expired(match, people))
+    return True
+
+
+def _tell_expired(match: Match, people: list) -> None:
+    from django.core.mail import send_mass_mail
+
+    hours = settings.OPEN_MATCH_EXPIRY_HOURS
+    waited = "a day" if hours == 24 else f"{hours:g} hours"
+    subject = f"{match.game_name} #{match.pk} was called off"
+    body = (
+        f"Nobody took the free seats of {match.game_name} #{match.pk} for {waited}, so the match was "
+        f"closed. Open a new one whenever you like.\n\n{settings.SITE_NAME}"
+    )
+    messages = [(subject, body, None, [user.email]) for user in people if user.email]
+    try:
+        send_mass_mail(messages, fail_silently=False)
+    except Exception:
+        log.warning("Could not tell the players of match %s that it expired", match.pk, exc_info=True)
 
 
 def chat_post(*, match_id: int, user, text) -> ChatMessage:
