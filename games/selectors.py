@@ -220,9 +220,14 @@ def my_matches(user):
     return rows
 
 
-def recent_finished_of(user, limit: int = 20):
+def recent_finished_of(user, limit: int = 20, *, public_only: bool = False):
+    """``user``'s latest finished matches; for a page strangers see, ``public_only``: an
+    invite-only match is nobody else's business."""
+    qs = Match.objects.filter(seats__user=user, status=Match.Status.FINISHED)
+    if public_only:
+        qs = qs.filter(visibility=Match.Visibility.PUBLIC)
     return (
-        Match.objects.filter(seats__user=user, status=Match.Status.FINISHED)
+        qs
         .distinct()
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("place", "index")))
         .order_by("-finished_at")[:limit]
