@@ -25,6 +25,8 @@ from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
+from portal.rate_limits import Rate, SlidingWindow
+
 from . import state_cache
 from .bots import get_bot
 from .engines import CHANCE, TERMINAL, IllegalAction, get_game
@@ -36,6 +38,10 @@ from .signals import match_finished, open_matches_changed
 User = get_user_model()
 log = logging.getLogger(__name__)
 _system_random = secrets.SystemRandom()
+
+# Everyone's chat, players' and spectators', over the socket or the API: a flood limit per person.
+CHAT_RATE = Rate(5, 10, "5 messages in 10 seconds")
+CHAT_LIMIT = SlidingWindow("games.chat", CHAT_RATE)
 
 TAKEOVER_BOT = "random"
 MAX_CORRESPONDENCE_DAYS = 14
@@ -626,7 +632,16 @@ def chat_post(*, match_id: int, user, text) -> ChatMessage:
         raise MatchError("There is no such match.", "not_found")
     if match.visibility == Match.Visibility.INVITE and not match.seats.filter(user=user).exists():
         raise MatchError("Only the players chat in an invite-only match.", "forbidden")
-    message = ChatMessage.objects.create(match=match, user=user, text=text)
+    with CHAT_LIMIT.attempt(user.pk) as attempt:
+        if attempt.refusal is not None:
+            wait = attempt.refusal.wait
+            raise MatchError(
+                f"You are sending messages too quickly: the chat takes {CHAT_RATE.words}. "
+                f"Try again in {wait} second{'s' if wait != 1 else ''}.",
+                "rate_limited",
+            )
+        message = ChatMessage.objects.create(match=match, user=user, text=text)
+        attempt.count()
     payload = {"type": CHAT_MESSAGE, "message": chat_json(message)}
     transaction.on_commit(lambda: _group_send(match_id, payload))
     return message
