@@ -1,5 +1,6 @@
 """How often one person may post: one post every 15 seconds and 30 an hour, over a sliding
-window (``portal.rate_limits``), so no two posts are ever less than 15 seconds apart.
+window (``portal.rate_limits``), so no two posts are ever less than 15 seconds apart. And how
+often one person, or one client address when signed out, may search (django-ratelimit).
 
 Only posts that go through count: a view writes inside ``with posting(request) as slot``,
 looks at ``slot.refusal`` first and calls ``slot.count()`` once the post is written, so a
@@ -11,9 +12,14 @@ the cache unreachable, posts go through unthrottled.
 
 from __future__ import annotations
 
+import logging
 from contextlib import contextmanager
 
+from django_ratelimit.core import get_usage
+
 from portal.rate_limits import Attempt, Rate, SlidingWindow
+
+log = logging.getLogger(__name__)
 
 POSTS = SlidingWindow(
     "forums.post",
@@ -57,3 +63,23 @@ def posting(request, *, text_kept: bool = True):
     happens (written, refused, failed). A second attempt while the claim is held is refused."""
     with POSTS.attempt(request.user.pk) as attempt:
         yield Slot(attempt, text_kept)
+
+
+# A search reads the whole index: a person needs a few a minute, a script wanting more is refused.
+SEARCH_GROUP = "forums.search"
+SEARCH_RATE = "20/m"
+
+
+def search_refusal(request) -> str | None:
+    """Count one search by the user (or the client address when signed out) and say why it
+    is refused when there were too many; None when it may go ahead, and when the cache
+    cannot be reached (logged)."""
+    try:
+        usage = get_usage(request, group=SEARCH_GROUP, key="user_or_ip", rate=SEARCH_RATE, increment=True)
+    except Exception:
+        log.warning("Search rate limit not checked: the cache is unreachable", exc_info=True)
+        return None
+    if usage is None or not usage["should_limit"]:
+        return None
+    wait = _wait(usage["time_left"])
+    return f"You are searching too quickly: the forum takes 20 searches a minute. Try again in {wait}."

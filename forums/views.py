@@ -224,10 +224,16 @@ def search(request):
     form = SearchForm(request.GET or None)
     query = form.cleaned_data["q"].strip() if form.is_valid() else ""
     page = None
+    status = 200
+    context = {"form": form, "query": query, "query_prefix": urlencode({"q": query}) + "&"}
     if query:
-        page = paginate(selectors.post_search(query), selectors.POSTS_PER_PAGE, request.GET.get("page"))
-    context = {"form": form, "query": query, "page": page, "query_prefix": urlencode({"q": query}) + "&"}
-    return render(request, "forums/search.html", context)
+        refusal = ratelimits.search_refusal(request)
+        if refusal:
+            context["refusal"], status = refusal, RATE_LIMITED
+        else:
+            page = paginate(selectors.post_search(query), selectors.POSTS_PER_PAGE, request.GET.get("page"))
+    context["page"] = page
+    return render(request, "forums/search.html", context, status=status)
 
 
 # --- Moderation ----------------------------------------------------------------------------
