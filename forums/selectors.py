@@ -122,30 +122,40 @@ def match_topic(match_id: int) -> Topic | None:
     return Topic.objects.filter(match_id=match_id, hidden_at__isnull=True).first()
 
 
+# A search ranks at most the newest this many matching posts: its cost stays bounded however
+# common the words are (a word in every post would otherwise rank, and count, every post).
+SEARCH_CANDIDATES = 1000
+
+
 def post_search(query: str):
-    """Visible posts matching ``query``, best first.
+    """Visible posts matching ``query``, best first, among the newest ``SEARCH_CANDIDATES``
+    that match.
 
     PostgreSQL: full-text search over the post and its topic's title (English stemming,
     web-search syntax: "quoted phrases", -excluded words, or), on the posts' stored search
-    vectors and their GIN index (migration 0003), so it stays fast however many posts there
-    are. SQLite: every word must appear in the post or its title, case-insensitively.
+    vectors and their GIN index (migration 0003), ranked with the title above the body.
+    SQLite: every word must appear in the post or its title, case-insensitively; newest first.
     """
     query = (query or "").strip()
     posts = Post.objects.filter(VISIBLE_POST).select_related("topic", "topic__forum", "author")
     if not query:
         return posts.none()
+    matching = Post.objects.filter(VISIBLE_POST)
     if settings.USING_POSTGRES:
         from django.contrib.postgres.search import SearchQuery, SearchRank
 
         search = SearchQuery(query, search_type="websearch", config="english")
+        matching = matching.filter(search_vector=search)
+        newest = matching.order_by("-created_at", "-id").values("id")[:SEARCH_CANDIDATES]
         return (
-            posts.filter(search_vector=search)
+            posts.filter(id__in=newest)
             .annotate(rank=SearchRank(F("search_vector"), search))
             .order_by("-rank", "-created_at", "-id")
         )
     for word in query.split()[:10]:
-        posts = posts.filter(Q(body__icontains=word) | Q(topic__title__icontains=word))
-    return posts.order_by("-created_at", "-id")
+        matching = matching.filter(Q(body__icontains=word) | Q(topic__title__icontains=word))
+    newest = matching.order_by("-created_at", "-id").values("id")[:SEARCH_CANDIDATES]
+    return posts.filter(id__in=newest).order_by("-created_at", "-id")
 
 
 def forum_feed_posts(forum, limit: int = FEED_ITEMS):

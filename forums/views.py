@@ -225,7 +225,12 @@ def search(request):
     query = form.cleaned_data["q"].strip() if form.is_valid() else ""
     page = None
     status = 200
-    context = {"form": form, "query": query, "query_prefix": urlencode({"q": query}) + "&"}
+    context = {
+        "form": form,
+        "query": query,
+        "query_prefix": urlencode({"q": query}) + "&",
+        "search_cap": selectors.SEARCH_CANDIDATES,
+    }
     if query:
         refusal = ratelimits.search_refusal(request)
         if refusal:

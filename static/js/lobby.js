@@ -46,11 +46,13 @@ function connect() {
   socket.addEventListener("open", () => {
     if (retry > 0) refreshSoon(); // changes may have been missed while away
     retry = 0;
+    document.documentElement.dataset.lobbyLive = "true";
   });
   socket.addEventListener("message", (event) => {
     if (JSON.parse(event.data).type === "changed") refreshSoon();
   });
   socket.addEventListener("close", () => {
+    delete document.documentElement.dataset.lobbyLive;
     const delay = Math.min(60000, 1000 * 2 ** retry) + Math.random() * 1000;
     retry += 1;
     setTimeout(connect, delay);
