@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
-from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models import Count, DateTimeField, ExpressionWrapper, F, OuterRef, Q, Subquery
 
 from .models import Forum, ModerationLog, Post, Topic
 
@@ -125,6 +127,8 @@ def match_topic(match_id: int) -> Topic | None:
 # A search ranks at most the newest this many matching posts: its cost stays bounded however
 # common the words are (a word in every post would otherwise rank, and count, every post).
 SEARCH_CANDIDATES = 1000
+# The newest posts a search looks through one by one before it asks the index for every match.
+SEARCH_RECENT = 5000
 
 
 def post_search(query: str):
@@ -145,10 +149,8 @@ def post_search(query: str):
         from django.contrib.postgres.search import SearchQuery, SearchRank
 
         search = SearchQuery(query, search_type="websearch", config="english")
-        matching = matching.filter(search_vector=search)
-        newest = matching.order_by("-created_at", "-id").values("id")[:SEARCH_CANDIDATES]
         return (
-            posts.filter(id__in=newest)
+            posts.filter(id__in=_newest_matches(matching.filter(search_vector=search)))
             .annotate(rank=SearchRank(F("search_vector"), search))
             .order_by("-rank", "-created_at", "-id")
         )
@@ -156,6 +158,26 @@ def post_search(query: str):
         matching = matching.filter(Q(body__icontains=word) | Q(topic__title__icontains=word))
     newest = matching.order_by("-created_at", "-id").values("id")[:SEARCH_CANDIDATES]
     return posts.filter(id__in=newest).order_by("-created_at", "-id")
+
+
+def _newest_matches(matching) -> list[int]:
+    """The ids of the newest ``SEARCH_CANDIDATES`` posts of ``matching``, read the cheap way
+    for how common the words are (PostgreSQL's estimate of that misleads it, phrases above all).
+
+    Testing a post against the search means reading its vector, so: first the newest
+    ``SEARCH_RECENT`` posts, one by one; if they hold enough matches (a common word), those
+    are the answer. Otherwise the matches are few enough to take every one from the index
+    and keep the newest; the order is by an expression, so that PostgreSQL cannot walk the
+    date index instead, testing post after post for a rare phrase."""
+    newest = ("-created_at", "-id")
+    recent = Post.objects.order_by(*newest).values("id")[:SEARCH_RECENT]
+    found = list(matching.filter(id__in=recent).order_by(*newest).values_list("id", flat=True)[:SEARCH_CANDIDATES])
+    if len(found) == SEARCH_CANDIDATES:
+        return found
+    by_date = ExpressionWrapper(F("created_at") + timedelta(0), output_field=DateTimeField())
+    return list(
+        matching.order_by(by_date.desc(), F("id").desc()).values_list("id", flat=True)[:SEARCH_CANDIDATES]
+    )
 
 
 def forum_feed_posts(forum, limit: int = FEED_ITEMS):
