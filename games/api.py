@@ -20,6 +20,8 @@ HTTP_FOR_CODE = {
     "forbidden": status.HTTP_403_FORBIDDEN,
     "finished": status.HTTP_409_CONFLICT,
     "not_found": status.HTTP_404_NOT_FOUND,
+    "too_many_open": status.HTTP_409_CONFLICT,
+    "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
 }
 
 

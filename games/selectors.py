@@ -8,7 +8,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from . import state_cache
-from .engines import CHANCE, get_game
+from .engines import get_game
 from .models import ChatMessage, Match, Seat
 
 CHAT_HISTORY = 50
@@ -154,15 +154,10 @@ def moves_json(match: Match) -> list[dict]:
     return rows
 
 
-def person_has_moved(match: Match, state) -> bool:
-    """Whether anybody but chance has acted in ``match`` (at ``state``), with no query: the
-    set-up's chance outcomes are the history up to the first position where a seat acts."""
-    probe = match.engine.new_state(match.num_players, match.options)
-    for action in state.history:
-        if probe.current_player() != CHANCE:
-            return True
-        probe.apply(action)
-    return False
+def can_abort(match: Match) -> bool:
+    """Whether the match may still be called off: being played, and nobody has moved yet
+    (the chance outcomes of the set-up do not count)."""
+    return match.status == Match.Status.ACTIVE and not match.moves.filter(seat__isnull=False).exists()
 
 
 def match_holding(seats: list[Seat]) -> Match:
@@ -187,13 +182,17 @@ def match_with_seats(match_id: int) -> Match | None:
     return match_holding(seats) if seats else None
 
 
-def open_matches(user=None):
-    qs = (
-        Match.objects.filter(status=Match.Status.OPEN, visibility=Match.Visibility.PUBLIC)
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index")))
-        .order_by("-created_at")
-    )
-    return qs
+def open_matches(game: str | None = None, players: int | None = None):
+    """The public matches waiting for players, newest first (of one game, of one number of
+    players, when given)."""
+    qs = Match.objects.filter(status=Match.Status.OPEN, visibility=Match.Visibility.PUBLIC)
+    if game:
+        qs = qs.filter(game=game)
+    if players:
+        qs = qs.filter(num_players=players)
+    return qs.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+    ).order_by("-created_at", "-id")
 
 
 def latest_finished(game: str | None = None, limit: int = 10):
@@ -221,9 +220,14 @@ def my_matches(user):
     return rows
 
 
-def recent_finished_of(user, limit: int = 20):
+def recent_finished_of(user, limit: int = 20, *, public_only: bool = False):
+    """``user``'s latest finished matches; for a page strangers see, ``public_only``: an
+    invite-only match is nobody else's business."""
+    qs = Match.objects.filter(seats__user=user, status=Match.Status.FINISHED)
+    if public_only:
+        qs = qs.filter(visibility=Match.Visibility.PUBLIC)
     return (
-        Match.objects.filter(seats__user=user, status=Match.Status.FINISHED)
+        qs
         .distinct()
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("place", "index")))
         .order_by("-finished_at")[:limit]

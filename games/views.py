@@ -1,5 +1,6 @@
 import functools
 import json
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -8,8 +9,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from portal import page_cache
+from portal.pagination import paginate
 
-from . import selectors, services, state_cache
+from . import selectors, services
 from .bots import bot_names
 from .engines import all_games, get_game
 from .forms import MatchCreateForm, PlayComputerForm
@@ -51,12 +53,54 @@ def game_rules(request, slug):
     return render(request, "games/game_rules.html", {"game": game, "rules": rules_html(slug)})
 
 
-def _open_matches_by_game() -> list[dict]:
-    by_game = {g.slug: {"game": g, "matches": []} for g in all_games()}
-    for match in selectors.open_matches():
-        if match.game in by_game:
-            by_game[match.game]["matches"].append(match)
-    return list(by_game.values())
+# Open matches per page of the lobby: a screenful, however many are waiting.
+LOBBY_PAGE_SIZE = 20
+
+
+def _lobby_filters(request) -> tuple[str, int | None, int]:
+    """The game (a slug or ""), the number of players (or None) and the page number asked
+    for; anything else in the address is ignored, so it cannot multiply the cached pages."""
+    game = request.GET.get("game", "")
+    if game not in {g.slug for g in all_games()}:
+        game = ""
+    players = request.GET.get("players", "")
+    players = int(players) if players.isdigit() and int(players) in _player_counts() else None
+    number = request.GET.get("page", "")
+    number = int(number) if number.isdigit() and 0 < int(number) < 10_000 else 1
+    return game, players, number
+
+
+@functools.cache
+def _player_counts() -> list[int]:
+    return sorted({n for g in all_games() for n in g.allowed_player_counts()})
+
+
+def _open_matches_fragment(request) -> page_cache.Rendered:
+    """The lobby's list of open matches for the filters of ``request``: one page of them,
+    kept in the page cache until the open matches change."""
+    game, players, number = _lobby_filters(request)
+    beyond = {}
+
+    def build():
+        page = paginate(selectors.open_matches(game=game, players=players), LOBBY_PAGE_SIZE, number)
+        query = urlencode({k: v for k, v in (("game", game), ("players", players)) if v})
+        context = {
+            "page": page,
+            "game": game,
+            "players": players,
+            "games": all_games(),
+            "player_counts": _player_counts(),
+            "query_prefix": f"{query}&" if query else "",
+        }
+        rendered = page_cache.render("games/_open_matches.html", context)
+        if page.number != number:  # past the last page: shown, never kept
+            beyond["page"] = rendered
+            return None
+        return rendered
+
+    key = f"lobby:{game}:{players or ''}:{number}"
+    shared = page_cache.cached(key, ["open", "people"], {"open_matches": build})
+    return shared["open_matches"] or beyond["page"]
 
 
 @functools.lru_cache(maxsize=8)
@@ -68,11 +112,9 @@ def _lobby_forms(game: str | None) -> page_cache.Rendered:
 
 
 def lobby(request):
-    context = page_cache.cached(
-        "lobby",
-        ["open", "people"],
-        {"open_matches": lambda: page_cache.render("games/_open_matches.html", {"by_game": _open_matches_by_game()})},
-    )
+    context = {"open_matches": _open_matches_fragment(request)}
+    if request.GET.get("part") == "open":  # the page refreshing its list (static/js/lobby.js)
+        return render(request, "games/_open_matches_part.html", context)
     if request.user.is_authenticated:
         game = request.GET.get("game")
         context["forms"] = _lobby_forms(game if game in {g.slug for g in all_games()} else None)
@@ -146,12 +188,9 @@ def match_page(request, match_id):
         "payload": payload,
         "token": _token(request, match_id) or "",
         "is_creator": is_creator,
+        "can_abort": is_creator and selectors.can_abort(match),
         "seated": bool(mine),
         "my_seat": mine[0] if mine else None,
-        # Only the creator may call the match off, and only before anybody has moved.
-        "can_abort": is_creator
-        and match.status == Match.Status.ACTIVE
-        and not selectors.person_has_moved(match, state_cache.load(match)),
         "has_free_seat": any(s.user_id is None for s in match.seats.all()),
         "bot_choices": [(name, name.replace("-", " ").title()) for name in bot_names()],
     }

@@ -166,6 +166,7 @@ CELERY_TASK_SOFT_TIME_LIMIT = 30
 CELERY_TASK_TIME_LIMIT = 60
 CELERY_BEAT_SCHEDULE = {
     "enforce-clocks": {"task": "games.tasks.enforce_clocks", "schedule": 5.0},
+    "expire-open-matches": {"task": "games.tasks.expire_open_matches", "schedule": 300.0},
 }
 
 # --- Accounts ----------------------------------------------------------------------------
@@ -327,3 +328,7 @@ SITE_NAME = "Territory Games"
 # Live games: seconds per move; correspondence: days per move.
 LIVE_SECONDS_DEFAULT = 90
 CORRESPONDENCE_DAYS_DEFAULT = 3
+# Matches waiting for players: at most this many created by one person at a time, and each
+# called off (its players told) once nothing has happened to it for this many hours.
+MAX_OPEN_MATCHES_PER_PERSON = env.int("MAX_OPEN_MATCHES_PER_PERSON", default=5)
+OPEN_MATCH_EXPIRY_HOURS = env.float("OPEN_MATCH_EXPIRY_HOURS", default=24)

@@ -9,6 +9,7 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 
 from games.engines import get_game
+from games.models import Match
 
 from . import selectors
 from .models import Rating, RatingChange
@@ -50,6 +51,10 @@ class PlayerRatingSerializer(serializers.ModelSerializer):
 
 class RatingChangeSerializer(serializers.ModelSerializer):
     change = serializers.FloatField()
+    match = serializers.SerializerMethodField(help_text="The match's id; null for an invite-only match.")
+
+    def get_match(self, row) -> int | None:
+        return row.match_id if row.match_visibility == Match.Visibility.PUBLIC else None
 
     class Meta:
         model = RatingChange

@@ -195,6 +195,7 @@ function renderResult() {
   els.result.className = "result card";
   if (payload.status === "aborted") {
     els.result.append(text("h2", "The match was called off"));
+    if (payload.end_reason === "expired") els.result.append(text("p", "Nobody took the free seats for a day, so the match was closed."));
     return;
   }
   els.result.append(text("h2", "Final ranking"));
@@ -282,12 +283,12 @@ function applySnapshot(snapshot) {
   payload = snapshot;
   pending = false;
   clockExpiredAsked = false;
-  if ((snapshot.new_moves || []).some((m) => m.seat !== null)) {
-    document.getElementById("abort-form")?.remove(); // somebody moved: too late to call it off
-  }
   if (snapshot.chat) renderChat(snapshot.chat);
   render();
   extendMoves(snapshot);
+  // Abort is offered only before the first move: it goes once the match has moved on.
+  const abortForm = document.getElementById("abort-form");
+  if (abortForm && (snapshot.status !== "active" || snapshot.moves > Number(abortForm.dataset.moves))) abortForm.remove();
   if (statusChanged && (snapshot.status === "active" || snapshot.status === "finished")) {
     // Seats and buttons around the board (join, resign) depend on the status.
     if (document.getElementById("waiting-heading") || snapshot.status === "finished") window.location.reload();

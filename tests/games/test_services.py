@@ -245,7 +245,7 @@ def test_resigning_a_two_player_game_gives_the_other_player_the_win(alice, bob):
 
 def test_a_match_can_be_aborted_before_the_first_move_only(alice, bob):
     match = start_two_player("game-of-god", alice, bob)
-    services.match_abort(match_id=match.pk, user=bob)
+    services.match_abort(match_id=match.pk, user=alice)
     assert fresh(match.pk).status == Match.Status.ABORTED
 
     match = start_two_player("game-of-god", alice, bob)
