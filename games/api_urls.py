@@ -1,10 +1,12 @@
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.settings import api_settings
 
 from . import api
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    # DRF's token view names its own parsers: given the site's, which bound JSON's size and depth.
+    path("auth/token/", ObtainAuthToken.as_view(parser_classes=api_settings.DEFAULT_PARSER_CLASSES), name="api-token"),
     path("games/", api.games, name="api-games"),
     path("matches/", api.matches, name="api-matches"),
     path("matches/<int:match_id>/", api.match_detail, name="api-match"),

@@ -212,6 +212,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # DRF's parsers, with JSON read under the size and depth limits below (portal.json_limits).
+    "DEFAULT_PARSER_CLASSES": [
+        "portal.json_limits.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "portal.api_errors.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
@@ -221,6 +227,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_THROTTLE_RATES": {"anon": "120/min", "user": "600/min"},
 }
+# JSON a client sends (an API body, a socket frame has its own smaller size) is refused past
+# this size or nesting depth: Python's parser has no depth limit of its own.
+JSON_MAX_BYTES = env.int("JSON_MAX_BYTES", default=64 * 1024)
+JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=20)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Territory Games API",
     "DESCRIPTION": "Matches, moves, rankings and players of the territory-games portal.",
