@@ -287,6 +287,9 @@ LOGGING = {
 }
 
 # --- The portal's own knobs --------------------------------------------------------------
+# Open WebSockets one client address may hold in one server process (portal.sockets); the
+# address is the peer's, or taken through TRUSTED_PROXY_COUNT proxies of our own.
+SOCKETS_PER_ADDRESS = env.int("SOCKETS_PER_ADDRESS", default=100)
 SITE_NAME = "Territory Games"
 # Live games: seconds per move; correspondence: days per move.
 LIVE_SECONDS_DEFAULT = 90

@@ -314,7 +314,7 @@ function connect() {
     }
     const delay = Math.min(10000, 500 * 2 ** retry) + Math.random() * 250;
     retry += 1;
-    showBanner("Reconnecting…");
+    showBanner(event.code === 4429 ? `${event.reason} Reconnecting…` : "Reconnecting…");
     setTimeout(connect, delay);
   });
 }
