@@ -373,6 +373,16 @@ if (els.chatForm) {
   });
 }
 
+// The page's own handlers live here, not in the markup: the site's Content-Security-Policy
+// runs no inline script or on* attribute.
+document.addEventListener("submit", (event) => {
+  const question = event.target.dataset.confirm;
+  if (question && !window.confirm(question)) event.preventDefault();
+});
+document.addEventListener("click", (event) => {
+  if (event.target.matches("input[data-select-on-click]")) event.target.select();
+});
+
 clockTimer = setInterval(tickClock, 1000);
 // Updates travel at most once: should one be lost on the way, the page would wait for a move
 // already made. Now and then it tells the server which version it shows, and gets the
