@@ -3,11 +3,9 @@
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
 
 from portal.api_errors import ErrorSerializer
 
@@ -158,17 +156,6 @@ def _match_or_404(request, match_id):
     if services.match_check_clock(match=match):
         match = selectors.match_with_seats(match_id)
     return match
-
-
-class TokenOutSerializer(serializers.Serializer):
-    token = serializers.CharField()
-
-
-@extend_schema(responses={200: TokenOutSerializer, 400: ErrorSerializer})
-class TokenView(ObtainAuthToken):
-    """DRF's token view, reading JSON under the site's limits (its own parsers do not)."""
-
-    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
 
 
 @extend_schema(responses=GameOutSerializer(many=True))

@@ -1,6 +1,8 @@
 from django.urls import path, register_converter
 from django.urls.converters import IntConverter
 
+from accounts.api import obtain_auth_token
+
 from . import api
 
 
@@ -13,7 +15,7 @@ class RowIdConverter(IntConverter):
 register_converter(RowIdConverter, "row_id")
 
 urlpatterns = [
-    path("auth/token/", api.TokenView.as_view(), name="api-token"),
+    path("auth/token/", obtain_auth_token, name="api-token"),
     path("games/", api.games, name="api-games"),
     path("matches/", api.matches, name="api-matches"),
     path("matches/<row_id:match_id>/", api.match_detail, name="api-match"),

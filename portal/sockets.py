@@ -8,23 +8,17 @@ from collections import Counter
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from .client_ip import client_address
+
 # Close codes a page can tell apart (4000-4999 are the application's own).
 TOO_MANY_SOCKETS = 4429
 
 
-def client_address(scope) -> str | None:
-    """The client's address as the site counts it (``TRUSTED_PROXY_COUNT``, 0 = the peer): with
-    N proxies of our own in front, the N-th entry from the right of ``X-Forwarded-For``, which
-    each of them appended; what a client wrote further left is never read."""
+def scope_address(scope) -> str | None:
+    """The client's address of a socket, as every limit of the site counts it (client_ip)."""
     peer = (scope.get("client") or (None,))[0]
-    proxies = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
-    if not proxies:
-        return peer
     forwarded = b",".join(value for name, value in scope.get("headers", []) if name == b"x-forwarded-for")
-    hops = [hop.strip() for hop in forwarded.decode("latin-1").split(",") if hop.strip()]
-    if not hops:
-        return peer
-    return hops[-min(proxies, len(hops))]
+    return client_address(peer, forwarded.decode("latin-1") or None)
 
 
 class SocketsPerAddressLimit:
@@ -37,7 +31,7 @@ class SocketsPerAddressLimit:
         self.open: Counter[str | None] = Counter()
 
     async def __call__(self, scope, receive, send):
-        address = client_address(scope)
+        address = scope_address(scope)
         if self.open[address] >= settings.SOCKETS_PER_ADDRESS:
             await self.refuse(receive, send)
             return
