@@ -169,11 +169,18 @@ def games(request):
                 "name": g.name,
                 "summary": g.summary,
                 "player_counts": list(g.allowed_player_counts()),
-                "options": [{"name": o.name, "label": o.label, "default": o.default} for o in g.options],
+                "options": [_option_json(g, o) for o in g.options],
             }
             for g in all_games()
         ]
     )
+
+
+def _option_json(game, option) -> dict:
+    data = {"name": option.name, "label": option.label, "default": option.default}
+    if option.values is not None:  # a number: the values allowed for each number of players
+        data["values"] = {str(n): list(game.option_values(option, n)) for n in game.allowed_player_counts()}
+    return data
 
 
 @extend_schema(

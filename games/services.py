@@ -80,7 +80,7 @@ def match_create(
     try:
         num_players = int(num_players)
         engine.check_players(num_players)
-        options = engine.normalise_options(options)
+        options = engine.normalise_options(options, num_players)
     except (TypeError, ValueError) as exc:
         raise MatchError(str(exc)) from None
     if visibility not in Match.Visibility.values:

@@ -34,3 +34,20 @@ def wait_for_change(page, seen):
 
 def finished(page):
     return page.locator("#result:not([hidden])").count() > 0
+
+
+# The board of ``slug`` drawn alone on the current page from a view the engine made: for
+# positions that play hardly ever reaches. Nobody is to move.
+BOARD_ALONE = """async ({slug, view, names}) => {
+  const {render} = await import(`/static/games/${slug}.js`);
+  const box = document.createElement('div');
+  box.id = 'board';
+  box.className = 'board';
+  document.getElementById('main').replaceChildren(box);
+  render(box, view, {seat: null, seats: names.map((username, index) => ({index, username})), legal: [], act: () => {}});
+}"""
+
+
+def draw_board_alone(page, slug, view, names):
+    page.evaluate(BOARD_ALONE, {"slug": slug, "view": view, "names": names})
+    page.wait_for_selector("#board svg")
