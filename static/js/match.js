@@ -318,7 +318,7 @@ function connect() {
     }
     const delay = Math.min(10000, 500 * 2 ** retry) + Math.random() * 250;
     retry += 1;
-    showBanner("Reconnecting…");
+    showBanner(event.code === 4429 ? `${event.reason} Reconnecting…` : "Reconnecting…");
     setTimeout(connect, delay);
   });
 }
@@ -376,6 +376,16 @@ if (els.chatForm) {
     els.chatText.value = "";
   });
 }
+
+// The page's own handlers live here, not in the markup: the site's Content-Security-Policy
+// runs no inline script or on* attribute.
+document.addEventListener("submit", (event) => {
+  const question = event.target.dataset.confirm;
+  if (question && !window.confirm(question)) event.preventDefault();
+});
+document.addEventListener("click", (event) => {
+  if (event.target.matches("input[data-select-on-click]")) event.target.select();
+});
 
 clockTimer = setInterval(tickClock, 1000);
 // Updates travel at most once: should one be lost on the way, the page would wait for a move
