@@ -266,7 +266,9 @@ def match_abort_view(request, match_id):
 
 
 def match_record(request, match_id):
-    """The game record: enough to replay the match anywhere (``manage.py replay_record``)."""
+    """The game record: enough to replay the match anywhere (``manage.py replay_record``). Its
+    actions are the public ones: a secret stays one (the engine replays a masked record to the
+    same result)."""
     match = _visible_match(request, match_id)
     if not match.is_over:
         raise Http404("The record is published when the match is over")
@@ -276,7 +278,7 @@ def match_record(request, match_id):
         "num_players": match.num_players,
         "options": match.options,
         "players": [s.user.username if s.user else None for s in seats],
-        "actions": list(match.moves.order_by("index").values_list("action", flat=True)),
+        "actions": selectors.public_actions(match),
         "places": [s.place for s in seats],
         "scores": [s.score for s in seats],
         "end_reason": match.end_reason,

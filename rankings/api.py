@@ -5,21 +5,21 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 
 from games.engines import get_game
 from games.models import Match
+from portal.pagination import StrictPageNumberPagination
 
 from . import selectors
 from .models import Rating, RatingChange
 
 
-class RankingPagination(PageNumberPagination):
+class RankingPagination(StrictPageNumberPagination):
     page_size = selectors.RANKING_PAGE_SIZE
 
 
-class HistoryPagination(PageNumberPagination):
+class HistoryPagination(StrictPageNumberPagination):
     page_size = 100
 
 

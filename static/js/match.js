@@ -395,7 +395,7 @@ function connect() {
     }
     const delay = Math.min(10000, 500 * 2 ** retry) + Math.random() * 250;
     retry += 1;
-    showBanner("Reconnecting…");
+    showBanner(event.code === 4429 ? `${event.reason} Reconnecting…` : "Reconnecting…");
     setTimeout(connect, delay);
   });
 }
@@ -444,13 +444,6 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-// Resign and Abort ask first (no inline handlers: the page's policy forbids them).
-document.querySelectorAll("form[data-confirm]").forEach((form) => {
-  form.addEventListener("submit", (event) => {
-    if (!window.confirm(form.dataset.confirm)) event.preventDefault();
-  });
-});
-
 if (els.chatForm) {
   els.chatForm.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -460,6 +453,16 @@ if (els.chatForm) {
     els.chatText.value = "";
   });
 }
+
+// The page's own handlers live here, not in the markup: the site's Content-Security-Policy
+// runs no inline script or on* attribute.
+document.addEventListener("submit", (event) => {
+  const question = event.target.dataset.confirm;
+  if (question && !window.confirm(question)) event.preventDefault();
+});
+document.addEventListener("click", (event) => {
+  if (event.target.matches("input[data-select-on-click]")) event.target.select();
+});
 
 clockTimer = setInterval(tickClock, 1000);
 // Updates travel at most once: should one be lost on the way, the page would wait for a move

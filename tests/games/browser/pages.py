@@ -4,6 +4,9 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tests.conftest import DEMO_PASSWORD
 
+# True once the match page's socket is open. A function, not an expression: Playwright would
+# eval an expression in the page, which the site's Content-Security-Policy refuses.
+CONNECTED = "() => window.matchClient && window.matchClient.socket && window.matchClient.socket.readyState === 1"
 # True once the page shows a newer version than ``v``, or the final result.
 CHANGED = """(v) => !document.getElementById('result').hidden
   || (window.matchClient && window.matchClient.payload.version > v)"""
