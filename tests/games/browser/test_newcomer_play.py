@@ -21,7 +21,7 @@ from .test_match_page import off_the_page_thread
 pytestmark = pytest.mark.browser
 
 WIDTHS = [pytest.param(1280, id="desktop"), pytest.param(390, id="phone")]
-CONNECTED = "window.matchClient && window.matchClient.socket && window.matchClient.socket.readyState === 1"
+CONNECTED = pages.CONNECTED
 
 
 def open_page(browser, base, user, width):
