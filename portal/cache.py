@@ -29,15 +29,23 @@ log = logging.getLogger(__name__)
 
 UNREACHABLE = (RedisConnectionError, RedisTimeoutError)
 LOG_EVERY_SECONDS = 10.0  # one warning per process per interval, not one per request
+# Once Redis failed, the process serves without it this long before trying again, so a
+# request during an outage does not wait for a connection attempt per cache operation.
+# Measured (Django's test client, Redis refusing connections, the machine busy): an anonymous
+# API read took 49 ms without this pause and 1 ms with it (10-18 ms with Redis up); a host
+# that does not answer at all would cost the connect timeout per operation without it.
+RETRY_AFTER_SECONDS = 1.0
 
 _last_logged = 0.0
-_log_lock = threading.Lock()
+_down_until = 0.0
+_lock = threading.Lock()
 
 
-def _log_unreachable(operation: str, exc: Exception) -> None:
-    global _last_logged
+def _unreachable(operation: str, exc: Exception) -> None:
+    global _last_logged, _down_until
     now = time.monotonic()
-    with _log_lock:
+    with _lock:
+        _down_until = now + RETRY_AFTER_SECONDS
         if now - _last_logged < LOG_EVERY_SECONDS:
             return
         _last_logged = now
@@ -45,15 +53,18 @@ def _log_unreachable(operation: str, exc: Exception) -> None:
 
 
 def _fail_open(answer):
-    """Run the cache operation; on a Redis connection fault, log it and return ``answer(args)``."""
+    """Run the cache operation; on a Redis connection fault, log it and return ``answer(args)``,
+    as for every operation in the next ``RETRY_AFTER_SECONDS``."""
 
     def decorate(method):
         @functools.wraps(method)
         def wrapper(self, *args, **kwargs):
+            if time.monotonic() < _down_until:
+                return answer(*args, **kwargs)
             try:
                 return method(self, *args, **kwargs)
             except UNREACHABLE as exc:
-                _log_unreachable(method.__name__, exc)
+                _unreachable(method.__name__, exc)
                 return answer(*args, **kwargs)
 
         return wrapper

@@ -29,10 +29,16 @@ def redis_down(settings):
     page_cache._shared_cache.cache_clear()
 
 
-def test_an_unreachable_cache_answers_as_an_empty_store_and_logs_once(caplog):
+@pytest.fixture(autouse=True)
+def _no_outage_remembered(monkeypatch):
     from portal import cache as cache_module
 
-    cache_module._last_logged = 0.0
+    monkeypatch.setattr(cache_module, "_last_logged", 0.0)
+    monkeypatch.setattr(cache_module, "_down_until", 0.0)
+    return cache_module
+
+
+def test_an_unreachable_cache_answers_as_an_empty_store_and_logs_once(caplog):
     store = FaultTolerantRedisCache(unreachable_redis_cache()["LOCATION"], {"OPTIONS": {"socket_connect_timeout": 1}})
     with caplog.at_level(logging.WARNING, logger="portal.cache"):
         assert store.get("k") is None and store.get("k", 7) == 7
@@ -46,6 +52,23 @@ def test_an_unreachable_cache_answers_as_an_empty_store_and_logs_once(caplog):
         assert store.get_or_set("k", 3) == 3
     warnings = [r for r in caplog.records if r.name == "portal.cache"]
     assert len(warnings) == 1 and "unreachable" in warnings[0].getMessage()
+
+
+def test_after_a_failure_the_cache_serves_without_redis_for_a_moment_then_tries_again(_no_outage_remembered):
+    store = FaultTolerantRedisCache(unreachable_redis_cache()["LOCATION"], {"OPTIONS": {"socket_connect_timeout": 1}})
+    tries = []
+    real = store._cache.get_client
+
+    def get_client(*args, **kwargs):
+        tries.append(1)
+        return real(*args, **kwargs)
+
+    store._cache.get_client = get_client
+    assert store.get("k") is None and len(tries) == 1
+    assert store.get("k") is None and store.set("k", 1) is None
+    assert len(tries) == 1, "no connection attempt while Redis is known to be down"
+    _no_outage_remembered._down_until = 0.0  # the moment has passed
+    assert store.get("k") is None and len(tries) == 2
 
 
 @pytest.mark.django_db
