@@ -188,6 +188,7 @@ ACCOUNT_EMAIL_VERIFICATION = "none"
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_USERNAME_MIN_LENGTH = 3
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}  # usernames of at most 30 characters
 ACCOUNT_USERNAME_BLACKLIST = ["admin", "staff", "system", "random", "greedy"]
 ACCOUNT_RATE_LIMITS = {
     # Five failed log-ins for one account in five minutes, or ten a minute from one address.

@@ -749,10 +749,10 @@ class GameOfGod(Game):
         if verb == "vacant":
             what = "column" if arg.isalpha() else "row"
             return f"Leave {what} {arg} empty"
-        if verb == "chooser":
-            return f"Seat {arg} chooses the empty goal square"
-        if verb == "first":
-            return f"Seat {arg} moves first"
+        if verb == "chooser" and arg.isdigit():
+            return f"Seat {int(arg) + 1} chooses the empty goal square"  # counted from 1
+        if verb == "first" and arg.isdigit():
+            return f"Seat {int(arg) + 1} moves first"
         return action
 
 

@@ -287,7 +287,7 @@ class Territories(Game):
             return str(action)
         verb, _, arg = action.partition(":")
         if verb == "first" and arg in ("0", "1"):
-            return f"Seat {arg} plays Yellow"
+            return f"Seat {int(arg) + 1} plays Yellow"  # seats counted from 1, as on the page
         if verb == "farm" and arg in SQUARE_BY_NAME:
             return f"Farm house on {arg}"
         if action in TRUNK_BY_ACTION:

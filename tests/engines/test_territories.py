@@ -293,7 +293,7 @@ def test_the_view_names_squares_farm_houses_trunks_points_areas_and_colours():
 
 
 def test_action_labels_read_as_plain_words():
-    assert GAME.action_label("first:1") == "Seat 1 plays Yellow"
+    assert GAME.action_label("first:1") == "Seat 2 plays Yellow"  # seats counted from 1
     assert GAME.action_label("farm:b2") == "Farm house on b2"
     assert GAME.action_label("trunk:b3-c3") == "Trunk between b3 and c3"
 
