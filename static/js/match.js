@@ -94,7 +94,7 @@ function renderSeats() {
       a.title = seatName(seat.index);
       li.append(" ", a);
     } else {
-      li.append(" ", text("em", "Waiting for a player"));
+      li.append(" ", text("em", "Open seat"));
     }
     if (seat.is_bot || seat.bot) li.append(" ", text("span", "bot", "badge"));
     if (seat.resigned) li.append(" ", text("span", "resigned", "badge"));

@@ -2,6 +2,7 @@
 to watch, a chat with no word on how to join it, unstyled account pages."""
 
 import json
+import random
 import re
 
 import pytest
@@ -187,3 +188,27 @@ def test_the_account_pages_use_the_site_buttons(client):
     for url in ("/accounts/signup/", "/accounts/login/", "/accounts/password/reset/"):
         body = client.get(url).content.decode()
         assert re.search(r'<button class="button primary"[^>]*type="submit"', body), url
+
+
+def test_prompts_count_one_chip_in_the_singular():
+    game, rng = get_game("gp02a"), random.Random(3)
+    seen = set()
+    for _ in range(60):  # random games until a player must place a single chip
+        state = game.new_state(3)
+        while not state.is_terminal():
+            prompt = state.prompt()
+            found = re.search(r"your (\d+) chips?\b", prompt)
+            if found:
+                seen.add(found.group(0))
+            state.apply(rng.choice(state.legal_actions()))
+        if "your 1 chip" in seen:
+            break
+    assert "your 1 chip" in seen and "your 1 chips" not in seen
+
+
+def test_the_territories_prompt_names_the_open_end_by_the_squares_that_meet_there():
+    from games.engines.territories import STRIDE, point_name
+
+    assert point_name(2 * STRIDE + 4) == "the corner where d2, e2, d3 and e3 meet"
+    assert point_name(0) == "the outer corner of a1"
+    assert point_name(3 * STRIDE) == "the point on the border between a3 and a4"

@@ -102,7 +102,7 @@ def lobby_seats(*players):
     html = []
     for player, colour in zip(players, ["blue", "red", "green"], strict=False):
         name = f"{player} ({colour})"
-        seat = f'<span class="name" title="{name}">{name}</span>' if player else "<em>open seat</em>"
+        seat = f'<span class="name" title="{name}">{name}</span>' if player else "<em>Open seat</em>"
         html.append(f"<li>{seat}</li>")
     return "".join(html)
 
