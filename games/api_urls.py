@@ -1,5 +1,6 @@
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
+
+from accounts.api import obtain_auth_token
 
 from . import api
 

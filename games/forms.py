@@ -46,6 +46,7 @@ class MatchCreateForm(GamePlayersForm):
                 self.fields[name] = forms.BooleanField(
                     required=False, initial=option.default, label=f"{game.name}: {option.label}", help_text=option.help
                 )
+                self.fields[name].game = game.slug  # the form shows it only while this game is chosen
                 self.option_fields.append((game.slug, option.name, name))
 
     def options_for(self, slug: str) -> dict:

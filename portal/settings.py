@@ -7,6 +7,7 @@ variable.
 """
 
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -178,21 +179,30 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule: Django tells it of every saved password, and it revokes the API tokens.
+    {"NAME": "accounts.passwords.RevokeCredentialsOnPasswordChange"},
 ]
 if TESTING:
     # Tests create many users; the production hashers are deliberately slow.
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = "none"
+# Sign-up answers the same whether or not the address is registered: a new address gets a
+# confirmation link and its account logs in once confirmed; a registered one gets a mail to
+# its owner saying so ("account already exists"), and nothing else happens. That needs
+# mandatory verification (allauth's enumeration prevention works only with it). Accounts made
+# before it have their addresses marked verified (accounts migration 0002).
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}  # usernames of at most 30 characters
 ACCOUNT_USERNAME_BLACKLIST = ["admin", "staff", "system", "random", "greedy"]
 ACCOUNT_RATE_LIMITS = {
-    # Five failed log-ins for one account in five minutes, or ten a minute from one address.
-    "login_failed": "10/m/ip,5/5m/key",
+    # Failed log-ins are counted by the one lockout of every way in (below, django-axes).
+    "login_failed": None,
     "reset_password": "20/m/ip,5/m/key",
     "signup": "20/m/ip",
 }
@@ -231,6 +241,42 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+
+# --- Login lockout and the client's address ----------------------------------------------
+# One lockout for every way to log in (the site's form, POST /api/auth/token/, /admin/login/):
+# django-axes counts failed log-ins in the database (never the cache, so a Redis outage
+# cannot open or break it) and refuses a client that reached any of these limits within the
+# last LOGIN_LOCKOUT_MINUTES, even with the right password. A refused attempt is not counted,
+# so the time the refusal names holds. An administrator unlocks in the admin (Axes > access
+# attempts: delete the rows) or with `manage.py axes_reset_username NAME`; setting a new
+# password unlocks the account too (accounts.services.user_revoke_credentials).
+LOGIN_LOCKOUT_MINUTES = env.int("LOGIN_LOCKOUT_MINUTES", default=15)
+LOGIN_FAILURE_LIMITS = (  # (what is counted together, failures that lock it)
+    (["username", "ip_address"], env.int("LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS", default=5)),
+    (["ip_address"], env.int("LOGIN_FAILURES_PER_ADDRESS", default=20)),
+    (["username"], env.int("LOGIN_FAILURES_PER_ACCOUNT", default=20)),
+)
+INSTALLED_APPS += ["axes"]
+MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # last, as django-axes asks
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", *AUTHENTICATION_BACKENDS]
+AXES_HANDLER = "accounts.lockout.TieredDatabaseHandler"
+AXES_LOCKOUT_PARAMETERS = [parameters for parameters, _limit in LOGIN_FAILURE_LIMITS]
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMITS[0][1]
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = False  # else one good log-in would wipe an address's failures
+AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "portal.client_ip.client_ip"
+AXES_DISABLE_ACCESS_LOG = True  # failures are what the lockout needs; no row per log-in
+
+# How many proxies of our own stand in front of the site. 0: the client is the connection's
+# address and X-Forwarded-For is ignored (a client can write it). N: the N-th address from
+# the right of X-Forwarded-For. Every limit reads the client this one way (portal.client_ip).
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
+RATELIMIT_IP_META_KEY = "portal.client_ip.client_ip"
 
 # --- Internationalisation, static files --------------------------------------------------
 LANGUAGE_CODE = "en-us"

@@ -14,6 +14,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
+from accounts.services import user_confirm_email
 from games import state_cache
 
 DEMO_PASSWORD = "a-long-test-password-42"
@@ -98,6 +99,8 @@ def make_user(db):
         user = get_user_model().objects.create_user(
             username=username, email=extra.pop("email", f"{username}@example.com"), password=DEMO_PASSWORD, **extra
         )
+        if user.email:
+            user_confirm_email(user=user)  # sign-up would have confirmed it by mail
         return user
 
     return make

@@ -6,6 +6,7 @@ import random
 
 from ..engines.base import CHANCE, State
 from .base import Bot, margin, sample_outcome
+from .negotiation import negotiation_move
 
 # How many positions one decision may score in all when it averages over chance outcomes: the
 # expectation is exact while an action's outcomes fit in its share, and sampled beyond.
@@ -35,6 +36,9 @@ class GreedyBot(Bot):
         if len(legal) == 1:
             return legal[0]
         world = state.determinised(seat, rng)
+        bargain = negotiation_move(world, seat)  # an exchange offer, judged by the hands
+        if bargain is not None:
+            return bargain
         per_action = max(1, min(MAX_LEAVES_PER_ACTION, self.leaf_budget // len(legal)))
         best_value = None
         best: list[str] = []

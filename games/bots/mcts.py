@@ -43,6 +43,7 @@ from .base import (
     sample_outcome,
     score_scale,
 )
+from .negotiation import negotiation_move
 
 DEFAULT_EXPLORATION = 0.7
 _CHECK_EVERY = 8  # iterations between looks at the clock and at an early decision
@@ -93,6 +94,12 @@ class MCTSBot(Bot):
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
+        # An exchange offer (GP02A's Negotiation): scores cannot tell accepting from declining,
+        # so the hands decide, and the search never sees offers.
+        bargain = negotiation_move(state.determinised(seat, rng), seat)
+        if bargain is not None:
+            self.last_iterations = 0
+            return bargain
         root = self.search(state, seat, rng)
         return self._best(root)
 

@@ -7,7 +7,14 @@ numbered 0..5 inside the engine and 1..6 in actions and views. Colours are 0 blu
 2 green, 3 yellow, 4 purple; seat ``s`` plays colour ``s`` (with 3 players yellow is a dummy).
 
 Nothing is hidden in this game: every chip lies open and draws are chance actions, so the
-base ``determinised`` (a plain clone) is right.
+base ``determinised`` (a plain clone) is right. In the Negotiation variant a proposed exchange
+is public too (the table hears it), so every seat sees the same view.
+
+The Negotiation variant (option ``negotiation``): at the deal step the Main Player may propose
+a chip exchange to one other seat, ``offer:S@GIVE>TAKE``, which that seat answers with
+``accept`` or ``decline``. Offers are too many to list (every pair of sub-hands), so
+``legal_actions`` at the deal step lists the deals only and ``apply`` accepts any offer the
+rules allow; ``offer_action`` writes one, ``can_offer`` says whether one may be made now.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from .base import (
     TERMINAL,
     Game,
     IllegalAction,
+    Option,
     State,
     places_from_keys,
 )
@@ -82,6 +90,7 @@ P_MBLOCK = 8  # movement: choose a block for the lifted chips
 P_PUT = 9  # put the chips one by one into the chosen block
 P_PURGE = 10  # the turn is done but the purple chip must still be used
 P_END = 11  # the game is over
+P_ANSWER = 12  # Negotiation: the seat offered an exchange accepts or declines it
 
 TURN_PHASES = frozenset((P_CHRONO, P_ACT, P_LIFT, P_MBLOCK, P_PUT, P_PURGE))
 STEP_NAMES = {
@@ -97,6 +106,7 @@ STEP_NAMES = {
     P_PUT: "put",
     P_PURGE: "purge",
     P_END: "end",
+    P_ANSWER: "answer",
 }
 END_REASONS = {
     "bag": "the bag could not give a seat its chips",
@@ -106,10 +116,16 @@ END_REASONS = {
 
 # Action kinds, and every action string of the game parsed once.
 K_FIRST, K_ROLL, K_REMOVE, K_DRAW, K_DEAL, K_CHRONO, K_BLOCK, K_PUT, K_MOVE, K_LIFT, K_PURGE = range(11)
+K_OFFER, K_ACCEPT, K_DECLINE = range(11, 14)
+
+# Negotiation limits (rulings on games/rules/gp02a.md): proposals per round, chips per side.
+MAX_OFFERS_PER_ROUND = 3
+MAX_OFFER_CHIPS = 6
+ANSWERS = ("accept", "decline")
 
 
 def _action_table() -> dict[str, tuple]:
-    table: dict[str, tuple] = {"move": (K_MOVE,)}
+    table: dict[str, tuple] = {"move": (K_MOVE,), "accept": (K_ACCEPT,), "decline": (K_DECLINE,)}
     for s in range(4):
         table[f"first:{s}"] = (K_FIRST, s)
     for n in range(1, 7):
@@ -152,6 +168,51 @@ DEALS = {
 }
 
 
+def chips_text(counts) -> str:
+    """Chip counts per colour (blue..purple) as an offer writes them: ``2red+green``."""
+    return "+".join(
+        (COLOURS[c] if n == 1 else f"{n}{COLOURS[c]}") for c, n in enumerate(counts) if n
+    )
+
+
+def offer_action(partner: int, give, take) -> str:
+    """The offer of the Main Player's chips ``give`` for ``partner``'s chips ``take`` (counts
+    per colour, blue..purple), e.g. ``offer:2@blue+2red>green``."""
+    return f"offer:{partner}@{chips_text(give)}>{chips_text(take)}"
+
+
+def _parse_chips(text: str) -> tuple[int, ...]:
+    counts = [0] * 5
+    last = -1
+    for part in text.split("+"):
+        n = 1
+        if part[:1].isdigit():
+            if len(part) < 2 or not "2" <= part[0] <= "9":
+                raise IllegalAction(f"{part!r} is not a number of chips and a colour, such as 2red.")
+            n, part = int(part[0]), part[1:]
+        c = COLOUR_INDEX.get(part)
+        if c is None:
+            raise IllegalAction(f"{part!r} is not a colour (blue, red, green, yellow, purple).")
+        if c <= last:
+            raise IllegalAction("Write each colour once, in the order blue, red, green, yellow, purple.")
+        counts[c] = n
+        last = c
+    return tuple(counts)
+
+
+def parse_offer(action: str) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """``offer:S@GIVE>TAKE`` -> (seat S, chips given, chips taken), counts per colour."""
+    body = action[len("offer:"):]
+    seat, at, rest = body.partition("@")
+    give, gt, take = rest.partition(">")
+    if not (at and gt and give and take and seat.isdigit() and len(seat) == 1):
+        raise IllegalAction(
+            "An offer reads offer:SEAT@CHIPS>CHIPS, the chips you give then the chips you ask for, "
+            "e.g. offer:2@red+blue>green."
+        )
+    return int(seat), _parse_chips(give), _parse_chips(take)
+
+
 def group_points(size: int) -> int:
     """Points of one orthogonally joined group of ``size`` chips."""
     if size < 2:
@@ -188,7 +249,11 @@ class GP02AState(State):
         "lifted",
         "main",
         "moving",
+        "negotiation",
         "num_players",
+        "offer",
+        "offers_made",
+        "last_offer",
         "order",
         "ownwhite",
         "pending",
@@ -202,9 +267,13 @@ class GP02AState(State):
         "white_total",
     )
 
-    def __init__(self, game: Game, num_players: int):
+    def __init__(self, game: Game, num_players: int, negotiation: bool = False):
         self.game = game
         self.num_players = num_players
+        self.negotiation = negotiation  # the Negotiation variant
+        self.offer = None  # the open offer: (partner, give counts, take counts)
+        self.offers_made = 0  # offers made this round
+        self.last_offer = None  # the last answered offer this round: (partner, give, take, accepted)
         self.history = []
         self.phase = P_FIRST
         self.seat = -1  # the seat to act in seat steps, the drawing seat in P_DRAW
@@ -245,6 +314,7 @@ class GP02AState(State):
         chronology: dict[str, int] | None = None,
         main: int = 0,
         bag: dict[str, int] | None = None,
+        negotiation: bool = False,
     ) -> GP02AState:
         """A position for tests and examples: the start of a round, ``main`` about to roll.
 
@@ -252,7 +322,7 @@ class GP02AState(State):
         per colour there, ``bag`` the chips in the bag (default: all chips not placed). The
         history is empty, so such a state is not reachable by ``replay``.
         """
-        state = cls(GAME, num_players)
+        state = cls(GAME, num_players, negotiation)
         for name, colour in (territory or {}).items():
             c = COLOUR_INDEX[colour]
             if c == PURPLE:
@@ -279,6 +349,10 @@ class GP02AState(State):
         c = object.__new__(GP02AState)
         c.game = self.game
         c.num_players = self.num_players
+        c.negotiation = self.negotiation
+        c.offer = self.offer
+        c.offers_made = self.offers_made
+        c.last_offer = self.last_offer
         c.history = self.history[:]
         c.phase = self.phase
         c.seat = self.seat
@@ -386,6 +460,8 @@ class GP02AState(State):
             return [S_REMOVE[f] for f in WHITE_FIELDS if board[f] >= 0]
         if phase == P_DEAL:
             return list(DEALS[(self.num_players, self.main)])
+        if phase == P_ANSWER:
+            return list(ANSWERS)
         if phase == P_FIRST:
             return list(S_FIRST[: self.num_players])
         return []
@@ -403,36 +479,21 @@ class GP02AState(State):
     def _purge_checker(self):
         """None when every purge is allowed now, else a test ``f -> bool`` for one purge.
 
-        A purge may not leave the seat unable to finish its turn, unless nothing could."""
-        phase = self.phase
+        The seed lets the purple chip take any chip on a white field at any step of the turn,
+        even one whose loss leaves the seat unable to place (the game then ends). One ruling
+        stays: in the middle of a movement a purge may not take the own chips still to lift."""
+        if self.phase != P_LIFT:
+            return None
         own = self.seat
         board = self.board
-        if phase == P_LIFT:
-            r = self.to_lift
-            k = len(self.lifted) + r
+        r = self.to_lift
+        k = len(self.lifted) + r
 
-            def check(f):
-                b = BLOCK_OF[f]
-                return self._move_completable(r, k, b, b if board[f] == own else -1)
+        def check(f):
+            b = BLOCK_OF[f]
+            return self._move_completable(r, k, b, b if board[f] == own else -1)
 
-            return check
-        if phase in (P_ACT, P_CHRONO):
-            k = self._hand_chips() - (1 if phase == P_CHRONO else 0)
-            if k <= 0:
-                return None
-
-            def check(f):
-                b = BLOCK_OF[f]
-                return self._completable(k, b, b if board[f] == own else -1)
-
-            if (
-                phase == P_CHRONO
-                and not self._completable(k, -1, -1)
-                and not any(check(f) for f in WHITE_FIELDS if board[f] >= 0)
-            ):
-                return None  # stuck whatever happens: any purge is allowed
-            return check
-        return None
+        return check
 
     def _hand_chips(self) -> int:
         hand = self.hands[self.seat]
@@ -474,8 +535,13 @@ class GP02AState(State):
             raise IllegalAction(f"{action!r} is not an action.")
         parsed = ACTIONS.get(action)
         if parsed is None:
-            shown = action if len(action) <= 40 else action[:40] + "..."
-            raise IllegalAction(f"{shown!r} is not an action of GP02A Territory.")
+            if action.startswith("offer:"):
+                if not self.negotiation:
+                    raise IllegalAction("Exchanges belong to the Negotiation variant, which this match does not play.")
+                parsed = (K_OFFER, *parse_offer(action))
+            else:
+                shown = action if len(action) <= 40 else action[:40] + "..."
+                raise IllegalAction(f"{shown!r} is not an action of GP02A Territory.")
         kind = parsed[0]
         phase = self.phase
         if phase == P_END:
@@ -520,9 +586,16 @@ class GP02AState(State):
                 raise IllegalAction("Remove a chip from a white field.")
             self._apply_remove(parsed[1])
         elif phase == P_DEAL:
-            if kind != K_DEAL:
+            if kind == K_OFFER:
+                self._apply_offer(*parsed[1:])
+            elif kind != K_DEAL:
                 raise IllegalAction("The Main Player must deal the turn cards now.")
-            self._apply_deal(parsed[1])
+            else:
+                self._apply_deal(parsed[1])
+        elif phase == P_ANSWER:
+            if kind not in (K_ACCEPT, K_DECLINE):
+                raise IllegalAction("Accept or decline the exchange the Main Player offers you.")
+            self._apply_answer(kind == K_ACCEPT)
         elif phase == P_FIRST:
             if kind != K_FIRST or parsed[1] >= self.num_players:
                 raise IllegalAction("The first Main Player must be chosen now.")
@@ -605,6 +678,45 @@ class GP02AState(State):
         self.turn_idx = 0
         self._start_turn()
 
+    # The Negotiation variant.
+
+    def can_offer(self) -> bool:
+        """Whether the Main Player may propose an exchange now (the deal step, offers left)."""
+        return self.negotiation and self.phase == P_DEAL and self.offers_made < MAX_OFFERS_PER_ROUND
+
+    def _apply_offer(self, partner: int, give: tuple, take: tuple) -> None:
+        if not self.negotiation:
+            raise IllegalAction("Exchanges belong to the Negotiation variant, which this match does not play.")
+        if self.offers_made >= MAX_OFFERS_PER_ROUND:
+            raise IllegalAction(f"The Main Player has made the {MAX_OFFERS_PER_ROUND} offers a round allows: deal now.")
+        main = self.main
+        if partner == main or partner >= self.num_players:
+            raise IllegalAction("Offer an exchange to one of the other players.")
+        for side, counts, hand in (("give", give, self.hands[main]), ("ask for", take, self.hands[partner])):
+            total = sum(counts)
+            if not 1 <= total <= MAX_OFFER_CHIPS:
+                raise IllegalAction(f"An exchange puts 1 to {MAX_OFFER_CHIPS} chips on each side.")
+            for c in range(5):
+                if counts[c] > hand[c]:
+                    whose = "you hold" if side == "give" else f"{COLOURS[partner].capitalize()} holds"
+                    raise IllegalAction(f"You cannot {side} {counts[c]} {COLOURS[c]}: {whose} {hand[c]}.")
+        self.offer = (partner, tuple(give), tuple(take))
+        self.offers_made += 1
+        self.phase = P_ANSWER
+        self.seat = partner
+
+    def _apply_answer(self, accepted: bool) -> None:
+        partner, give, take = self.offer
+        if accepted:
+            mine, theirs = self.hands[self.main], self.hands[partner]
+            for c in range(5):
+                mine[c] += take[c] - give[c]
+                theirs[c] += give[c] - take[c]
+        self.last_offer = (partner, give, take, accepted)
+        self.offer = None
+        self.phase = P_DEAL
+        self.seat = self.main
+
     def _start_turn(self) -> None:
         self.seat = self.order[self.turn_idx]
         self.block = -1
@@ -612,7 +724,7 @@ class GP02AState(State):
         self.to_lift = 0
         self.lifted = []
         self.moving = False
-        if self.chrono_used < CHRONOLOGY_SIZE:
+        if self.chrono_used < CHRONOLOGY_SIZE and self._hand_chips():
             self.phase = P_CHRONO
         else:
             self._after_chrono()
@@ -711,13 +823,18 @@ class GP02AState(State):
             raise IllegalAction(f"There is no chip on {FIELD_NAMES[f]}.")
         check = self._purge_checker()
         if check is not None and not check(f):
-            raise IllegalAction(f"Removing the chip on {FIELD_NAMES[f]} would leave you unable to finish your turn.")
+            raise IllegalAction(
+                f"Your movement still has to lift {self.to_lift} of your chips: "
+                f"the one on {FIELD_NAMES[f]} may not be removed now."
+            )
         self._take(f, to_bag=True)
         self.hands[self.seat][PURPLE] = 0
         self.bag[PURPLE] += 1
         self.bag_total += 1
         if self.phase == P_PURGE:
             self._next_turn()
+        elif self.phase == P_ACT and not self._completable(self._hand_chips(), -1, -1):
+            self._end("stuck")  # the seed: "If there are no more fields to fill, the game ends immediately."
 
     def _finish_turn(self) -> None:
         hand = self.hands[self.seat]
@@ -742,6 +859,8 @@ class GP02AState(State):
         self._start_round()
 
     def _start_round(self) -> None:
+        self.offers_made = 0
+        self.last_offer = None
         self.cards = [0] * self.num_players
         self.order = []
         self.turn_idx = 0
@@ -860,7 +979,19 @@ class GP02AState(State):
         if phase == P_DRAW:
             return f"{who} draws a chip from the bag ({self.draw_left} to go)."
         if phase == P_DEAL:
+            if self.can_offer():
+                left = MAX_OFFERS_PER_ROUND - self.offers_made
+                return (
+                    f"{who}: deal the turn cards (you may not keep card 4), "
+                    f"or first offer another player an exchange of chips ({left} offer{'s' if left > 1 else ''} left)."
+                )
             return f"{who}: deal the turn cards (you may not keep card 4)."
+        if phase == P_ANSWER:
+            partner, give, take = self.offer
+            return (
+                f"{who}: {COLOURS[self.main].capitalize()}, the Main Player, offers you {_chips_words(give)} "
+                f"for your {_chips_words(take)}. Accept or decline."
+            )
         if phase == P_CHRONO:
             return f"{who}: put a chip from your hand on the chronology."
         if phase == P_ACT:
@@ -879,6 +1010,26 @@ class GP02AState(State):
         if phase == P_PURGE:
             return f"{who}: remove a chip from a white field with the purple chip."
         return f"The game is over: {END_REASONS.get(self.end_reason, self.end_reason)}."
+
+    def _negotiation_view(self) -> dict:
+        def counts(chips):
+            return {COLOURS[c]: n for c, n in enumerate(chips) if n}
+
+        def offer(partner, give, take):
+            return {"main": self.main, "partner": partner, "give": counts(give), "take": counts(take)}
+
+        last = None
+        if self.last_offer is not None:
+            partner, give, take, accepted = self.last_offer
+            last = {**offer(partner, give, take), "accepted": accepted}
+        return {
+            "can_offer": self.can_offer(),
+            "offers_left": MAX_OFFERS_PER_ROUND - self.offers_made,
+            "max_offers": MAX_OFFERS_PER_ROUND,
+            "max_chips": MAX_OFFER_CHIPS,
+            "open": offer(*self.offer) if self.offer is not None else None,
+            "last": last,
+        }
 
     def view(self, seat: int | None) -> dict:
         view = self.common_view()
@@ -925,6 +1076,7 @@ class GP02AState(State):
                 ],
                 "score_breakdown": [parts[s]["items"] for s in range(n)],
                 "dummy": None,
+                "negotiation": self._negotiation_view() if self.negotiation else None,
             }
         )
         if n == 3:
@@ -937,18 +1089,35 @@ class GP02AState(State):
         return view
 
 
+def _chips_words(counts) -> str:
+    """``(0, 2, 1, 0, 0)`` -> "2 red and 1 green"."""
+    parts = [f"{n} {COLOURS[c]}" for c, n in enumerate(counts) if n]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 @dataclass(frozen=True)
 class GP02AGame(Game):
     def new_state(self, num_players: int, options: dict | None = None) -> GP02AState:
         self.check_players(num_players)
-        self.normalise_options(options)
-        return GP02AState(self, num_players)
+        options = self.normalise_options(options)
+        return GP02AState(self, num_players, options["negotiation"])
 
     def action_label(self, action: str) -> str:
         parsed = ACTIONS.get(action) if isinstance(action, str) else None
+        if parsed is None and isinstance(action, str) and action.startswith("offer:"):
+            try:
+                partner, give, take = parse_offer(action)
+            except IllegalAction:
+                return action
+            who = COLOURS[partner].capitalize() if partner < 4 else f"seat {partner + 1}"
+            return f"Offer {who} {_chips_words(give)} for {_chips_words(take)}"
         if parsed is None:
             return str(action)
         kind = parsed[0]
+        if kind == K_ACCEPT:
+            return "Accept the exchange"
+        if kind == K_DECLINE:
+            return "Decline the exchange"
         if kind == K_FIRST:
             return f"{COLOURS[parsed[1]].capitalize()} is the first Main Player"
         if kind == K_ROLL:
@@ -980,4 +1149,13 @@ GAME = GP02AGame(
     min_players=3,
     max_players=4,
     summary="Draw chips from a bag, deal the turn cards and build the largest territories in six blocks.",
+    options=(
+        Option(
+            name="negotiation",
+            label="Negotiation",
+            default=False,
+            help="Before dealing the turn cards, the Main Player may offer other players exchanges "
+            "of chips, which they accept or decline.",
+        ),
+    ),
 )

@@ -8,6 +8,11 @@
 // (chrono:COLOUR), and the purple chip in your hand followed by a chip on a white field
 // (purge:FIELD; one click when removing with the purple chip is all that is left to do).
 // Dealing the cards, moving and the die stay in the page's button list.
+//
+// Negotiation (a match option): below the board, the Main Player at the deal step gets a form
+// to offer another player an exchange (the player, the chips given and the chips asked for,
+// as offer:S@GIVE>TAKE), the player offered gets Accept and Decline, and everyone sees the
+// open offer and the last answer.
 
 import { SVG, el, linkStylesheet, seatName, shortName as shorten, title as tip } from "./board-kit.js";
 
@@ -237,6 +242,124 @@ export function render(container, view, ctx) {
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   bg.setAttribute("height", height);
   container.append(svg);
+  if (view.negotiation) container.append(negotiationPanel(view, ctx));
+}
+
+// ------------------------------------------------------------------------- negotiation
+
+// The offer being written, kept across redraws of the same deal step.
+let draft = { key: "", partner: null, give: {}, take: {} };
+
+function html(tag, attrs, parent, content) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (content !== undefined) node.textContent = content;
+  if (parent) parent.append(node);
+  return node;
+}
+
+function chipsWords(counts) {
+  const parts = COLOURS.filter((c) => counts[c]).map((c) => `${counts[c]} ${c}`);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}` : parts[0] || "nothing";
+}
+
+function chipsText(counts) {
+  return COLOURS.filter((c) => counts[c]).map((c) => (counts[c] === 1 ? c : `${counts[c]}${c}`)).join("+");
+}
+
+export function offerAction(partner, give, take) {
+  return `offer:${partner}@${chipsText(give)}>${chipsText(take)}`;
+}
+
+function negotiationPanel(view, ctx) {
+  const neg = view.negotiation;
+  const box = html("section", { class: "gp02a-negotiation", "aria-label": "Negotiation" });
+  html("h3", {}, box, "Negotiation");
+  const name = (s) => `${seatName(ctx, s)} (${view.seat_colours[s]})`;
+  const legal = new Set((ctx.legal || []).map((e) => e.action));
+  if (neg.open) {
+    const o = neg.open;
+    const line = `${name(o.main)} offers ${name(o.partner)} ${chipsWords(o.give)} for ${chipsWords(o.take)}.`;
+    html("p", { class: "offer-open", role: "status" }, box, line);
+    if (ctx.seat === o.partner && legal.has("accept")) {
+      const row = html("p", { class: "offer-answer" }, box);
+      for (const [action, label] of [["accept", "Accept the exchange"], ["decline", "Decline the exchange"]]) {
+        const b = html("button", { type: "button", class: `button${action === "accept" ? " primary" : ""}`, "data-answer": action }, row, label);
+        b.addEventListener("click", () => ctx.act(action));
+      }
+    } else {
+      html("p", { class: "muted" }, box, `Waiting for ${seatName(ctx, o.partner)} to answer.`);
+    }
+  }
+  if (neg.last) {
+    const l = neg.last;
+    const verb = l.accepted ? "accepted" : "declined";
+    html("p", { class: `offer-last ${verb}`, role: "status" }, box,
+      `${name(l.partner)} ${verb} ${name(l.main)}'s offer of ${chipsWords(l.give)} for ${chipsWords(l.take)}.`);
+  }
+  const mayOffer = neg.can_offer && ctx.seat === view.main_player && [...legal].some((a) => a.startsWith("deal:"));
+  if (mayOffer) box.append(offerForm(view, ctx, neg));
+  else if (!neg.open && !neg.last) {
+    html("p", { class: "muted" }, box,
+      "Before dealing the turn cards, the Main Player may offer another player an exchange of chips. Talk in the chat binds nobody.");
+  }
+  return box;
+}
+
+function offerForm(view, ctx, neg) {
+  const me = ctx.seat;
+  const key = `${view.move_number}`;
+  if (draft.key !== key) draft = { key, partner: null, give: {}, take: {}, error: "" };
+  const others = [];
+  for (let s = 0; s < view.num_players; s++) if (s !== me) others.push(s);
+  if (draft.partner === null || !others.includes(draft.partner)) draft.partner = others[0];
+  const form = html("form", { class: "offer-form" });
+  html("p", {}, form,
+    `Offer an exchange before you deal (${neg.offers_left} offer${neg.offers_left === 1 ? "" : "s"} left this round, 1 to ${neg.max_chips} chips a side).`);
+  const who = html("label", {}, form, "To ");
+  const select = html("select", { name: "partner" }, who);
+  for (const s of others) {
+    const opt = html("option", { value: String(s) }, select, `${seatName(ctx, s)} (${view.seat_colours[s]})`);
+    if (s === draft.partner) opt.selected = true;
+  }
+  select.addEventListener("change", () => {
+    draft.partner = Number(select.value);
+    draft.take = {};
+    redraw();
+  });
+  const side = (legend, hand, counts, field) => {
+    const fs = html("fieldset", { class: `offer-side ${field}` }, form);
+    html("legend", {}, fs, legend);
+    const held = COLOURS.filter((c) => hand[c]);
+    if (!held.length) html("span", { class: "muted" }, fs, "no chips");
+    for (const c of held) {
+      const label = html("label", { class: `offer-chip ${c}` }, fs, `${cap(c)} `);
+      const input = html("input", { type: "number", min: "0", max: String(hand[c]), value: String(counts[c] || 0), name: `${field}-${c}` }, label);
+      html("span", { class: "muted" }, label, ` of ${hand[c]}`);
+      input.addEventListener("input", () => {
+        counts[c] = Math.max(0, Math.min(hand[c], Number(input.value) || 0));
+      });
+    }
+  };
+  side("You give", view.hands[me] || {}, draft.give, "give");
+  side(`You ask ${seatName(ctx, draft.partner)} for`, view.hands[draft.partner] || {}, draft.take, "take");
+  const error = html("p", { class: "error", role: "alert" }, form, draft.error || "");
+  error.hidden = !draft.error;
+  html("button", { type: "submit", class: "button primary" }, form, "Propose exchange");
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const total = (counts) => COLOURS.reduce((n, c) => n + (counts[c] || 0), 0);
+    const g = total(draft.give);
+    const t = total(draft.take);
+    if (g < 1 || t < 1 || g > neg.max_chips || t > neg.max_chips) {
+      draft.error = `Put 1 to ${neg.max_chips} chips on each side of the exchange.`;
+      error.textContent = draft.error;
+      error.hidden = false;
+      return;
+    }
+    ctx.act(offerAction(draft.partner, draft.give, draft.take));
+  });
+  return form;
 }
 
 // ------------------------------------------------------------------------- territory

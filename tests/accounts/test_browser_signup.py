@@ -1,9 +1,12 @@
+import re
+
 import pytest
+from django.core import mail
 
 pytestmark = pytest.mark.browser
 
 
-def test_a_newcomer_registers_logs_out_logs_in_and_sees_their_name(asgi_server, browser, screenshot):
+def test_a_newcomer_confirms_their_email_logs_out_logs_in_and_sees_their_name(asgi_server, browser, screenshot):
     page = browser.new_page()
     page.goto(f"{asgi_server}/")
     page.get_by_role("link", name="Register now!").first.click()
@@ -12,6 +15,12 @@ def test_a_newcomer_registers_logs_out_logs_in_and_sees_their_name(asgi_server, 
     page.fill("input[name=password1]", "Correct-Horse-42")
     page.fill("input[name=password2]", "Correct-Horse-42")
     page.get_by_role("button", name="Sign Up").click()
+    page.wait_for_url(f"{asgi_server}/accounts/confirm-email/")
+    assert "Verify Your Email Address" in page.content()
+
+    link = re.search(r"http://[^/]+(/accounts/confirm-email/\S+/)", mail.outbox[-1].body).group(1)
+    page.goto(f"{asgi_server}{link}")
+    page.get_by_role("button", name="Confirm").click()
     page.wait_for_url(f"{asgi_server}/")
     assert page.locator(".user-menu .username").inner_text() == "newcomer"
 

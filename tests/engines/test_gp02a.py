@@ -5,6 +5,7 @@ to roll); chance is forced by applying the chosen outcome (``roll:3``, ``draw:re
 """
 
 import json
+import random
 
 import pytest
 
@@ -448,15 +449,96 @@ def test_a_seat_holding_the_purple_chip_is_not_stuck_while_a_purge_makes_room():
     assert "block:6" in state.legal_actions() and "purge:a1" in state.legal_actions()
     state = GP02AState.position(4, territory=territory, bag={"blue": 20, "purple": 1})
     start_turns(state, 4, ["purple", "blue", "blue", "blue"] + ["blue"] * 12, "deal:1,2,4,3")
-    play(state, "chrono:blue")  # two chips, only l6 free: only a purge in block 6 helps
+    play(state, "chrono:blue")  # two chips, only l6 free: only a purge in block 6 makes room
     assert state.current_player() == 0 and state.view(None)["step"] == "purge"
     legal = state.legal_actions()
     assert legal and all(a.startswith("purge:") for a in legal)
-    assert "purge:i4" in legal and "purge:a1" not in legal
-    with pytest.raises(IllegalAction, match="unable to finish"):
-        state.apply("purge:a1")
     play(state, "purge:i4", "block:6", "put:blue@i4", "put:blue@l6")
     assert state.current_player() == 1
+
+
+SEED_PURPLE = (
+    "The player who has the purple chip chooses a chip on the board and removes it. However chips "
+    "in the chronology area and the gray fields of territory area cannot be removed."
+)
+SEED_NO_FIELDS = "If there are no more fields to fill, the game ends immediately."
+
+
+def test_a_purge_that_leaves_the_holder_unable_to_place_is_legal_and_ends_the_game():
+    """The seed: "The player who has the purple chip chooses a chip on the board and removes it.
+    However chips in the chronology area and the gray fields of territory area cannot be
+    removed." and "The player may remove chip by the purple chip at any time during his
+    placement phase." Nothing forbids a removal that leaves the holder without room, and then
+    "When one cannot place chips on the territory area. If there are no more fields to fill,
+    the game ends immediately." Ending the game this way can be the winning move."""
+    territory = full_board(free=("l6",))
+    state = GP02AState.position(4, territory=territory, bag={"blue": 20, "purple": 1})
+    start_turns(state, 4, ["purple", "blue", "blue", "blue"] + ["blue"] * 12, "deal:1,2,4,3")
+    play(state, "chrono:blue")  # two chips, only l6 free; a purge in block 1 makes no room
+    assert "purge:a1" in state.legal_actions()
+    bag_before = state.view(None)["bag"]
+    play(state, "purge:a1")
+    assert state.current_player() == TERMINAL
+    view = state.view(None)
+    assert view["end_reason"] == "stuck"
+    assert board_colour(state, "a1") is None
+    assert view["bag"]["purple"] == bag_before["purple"] + 1
+    assert view["bag"]["red"] == bag_before["red"] + 1  # a1 held red (full_board starts red)
+    assert state.history[-1] == "purge:a1"
+
+
+def test_a_purge_before_the_chronology_step_may_leave_the_holder_stuck_after_it():
+    """The seed: "The player may remove chip by the purple chip at any time during his placement
+    phase." A card-2 seat that could only move removes one of its own two chips first: it can
+    then neither place nor move, and the game ends after its chronology chip."""
+    territory = full_board(free=("k5", "l5", "l6"), blue=("a1", "a3"))
+    state = GP02AState.position(4, territory=territory, main=3, bag={"blue": 5, "red": 15, "purple": 1})
+    draws = ["red"] * 4 + ["purple", "red", "red", "red"] + ["red"] * 8  # seats 3, 0, 1, 2
+    start_turns(state, 4, draws, "deal:2,4,1,3")
+    play(state, "chrono:red", "block:6", "put:red@k5", "put:red@l5", "put:red@l6")  # green: board full
+    assert state.current_player() == 0
+    assert "purge:a1" in state.legal_actions()
+    play(state, "purge:a1", "chrono:red")
+    assert state.current_player() == TERMINAL
+    assert state.view(None)["end_reason"] == "stuck"
+
+
+def test_mid_movement_a_purge_may_not_take_the_own_chips_still_to_lift():
+    """Ruling (games/rules/gp02a.md, the seed being silent): in the middle of a movement the
+    purple chip may not take away the own chips the movement still has to lift, since "he/she
+    takes at hand from the white fields as many chips of his/her own color as returned chips"
+    could then not be done. Any other white-field chip may go."""
+    own = {"a1": "blue", "a3": "blue", "i1": "red"}
+    draws = ["yellow"] * 4 + ["purple", "green", "red", "red"] + ["yellow"] * 8  # seats 3, 0, 1, 2
+    state = start_turns(GP02AState.position(4, territory=own, main=3), 4, draws, "deal:2,4,1,3")
+    play(state, "chrono:yellow", "block:6", "put:yellow@i4", "put:yellow@j4", "put:yellow@k4")
+    assert state.current_player() == 0  # blue, card 2, holding the purple chip
+    play(state, "chrono:green", "move")
+    assert state.view(None)["to_lift"] == 2
+    legal = state.legal_actions()
+    assert "purge:a1" not in legal and "purge:a3" not in legal
+    assert "purge:i1" in legal and "purge:i4" in legal
+    with pytest.raises(IllegalAction, match="still has to lift 2"):
+        state.apply("purge:a1")
+    play(state, "lift:a1")
+    with pytest.raises(IllegalAction, match="still has to lift 1"):
+        state.apply("purge:a3")
+    play(state, "lift:a3")
+    # Once lifted, nothing is left to protect: any chip on a white field may go.
+    assert "purge:i1" in state.legal_actions()
+    play(state, "block:1", "purge:i1", "put:blue@a1", "put:blue@b1")
+    assert state.current_player() == 3
+
+
+def test_mid_movement_a_purge_may_take_an_own_chip_the_movement_can_spare():
+    own = {"a1": "blue", "a3": "blue", "e1": "blue"}
+    draws = ["yellow"] * 4 + ["purple", "green", "red", "red"] + ["yellow"] * 8
+    state = start_turns(GP02AState.position(4, territory=own, main=3), 4, draws, "deal:2,4,1,3")
+    play(state, "chrono:yellow", "block:6", "put:yellow@i4", "put:yellow@j4", "put:yellow@k4")
+    play(state, "chrono:green", "move")
+    assert {"purge:a1", "purge:a3", "purge:e1"} <= set(state.legal_actions())  # three own chips, two to lift
+    play(state, "purge:e1")
+    assert sorted(state.legal_actions()) == ["lift:a1", "lift:a3"]
 
 
 def test_a_full_chronology_ends_the_game_after_the_round_and_later_seats_skip_it():
@@ -565,3 +647,240 @@ def test_action_labels_are_plain_words():
     assert GAME.action_label("deal:1,2,4,3").startswith("Deal card 1 to Blue")
     assert GAME.action_label("roll:4") == "Roll a 4"
     assert GAME.action_label("purge:a1").endswith("with the purple chip")
+
+
+# ---------------------------------------------------------------------------- the Negotiation variant
+
+SEED_NEGOTIATE = "The Main Player may negotiate with other players. Other players may not negotiate with each other."
+SEED_EXCHANGE = (
+    "He/She may suggest exchanging chips, changing the placement and so on. "
+    "The number of chips to be exchanged needs not be same."
+)
+
+
+def at_the_deal(negotiation=True, main=0, roll=3, draws=None):
+    """Four players, ``main`` to deal after a roll of 3: by default the Main Player drew blue,
+    blue, red; the next seat green, green, purple; then yellow x3 and red x3."""
+    state = GP02AState.position(4, main=main, negotiation=negotiation)
+    draws = draws or ["blue", "blue", "red", "green", "green", "purple"] + ["yellow"] * 3 + ["red"] * 3
+    play(state, f"roll:{roll}", *(f"draw:{c}" for c in draws))
+    assert state.view(None)["step"] == "deal"
+    return state
+
+
+def hands(state):
+    return [{c: n for c, n in hand.items() if n} for hand in state.view(None)["hands"]]
+
+
+def test_the_main_player_offers_an_exchange_of_unequal_counts_and_the_other_player_accepts():
+    """The seed: "He/She may suggest exchanging chips, changing the placement and so on. The
+    number of chips to be exchanged needs not be same." Blue gives two chips for one."""
+    state = at_the_deal()
+    assert state.view(None)["negotiation"]["can_offer"] is True
+    play(state, "offer:1@2blue>purple")
+    # The turn passes to the player who must answer; the answers are the legal actions.
+    assert state.current_player() == 1
+    assert state.legal_actions() == ["accept", "decline"]
+    assert state.view(None)["step"] == "answer"
+    offer = {"main": 0, "partner": 1, "give": {"blue": 2}, "take": {"purple": 1}}
+    assert state.view(None)["negotiation"]["open"] == offer
+    assert "offers you 2 blue for your 1 purple" in state.prompt()
+    play(state, "accept")
+    assert hands(state)[:2] == [{"red": 1, "purple": 1}, {"blue": 2, "green": 2}]
+    assert state.current_player() == 0 and state.view(None)["step"] == "deal"
+    assert state.view(None)["negotiation"]["last"]["accepted"] is True
+    assert state.view(None)["negotiation"]["open"] is None
+    play(state, "deal:1,2,3,4")
+    assert state.current_player() == 0 and state.view(None)["step"] == "chrono"
+
+
+def test_a_declined_offer_changes_no_hand_and_the_main_player_deals_on():
+    """The seed: "He/She may suggest exchanging chips": a suggestion binds only once accepted."""
+    state = at_the_deal()
+    before = hands(state)
+    play(state, "offer:2@red>yellow", "decline")
+    assert hands(state) == before
+    assert state.current_player() == 0
+    assert state.view(None)["negotiation"]["last"] == {
+        "main": 0, "partner": 2, "give": {"red": 1}, "take": {"yellow": 1}, "accepted": False,
+    }
+    assert state.view(None)["negotiation"]["offers_left"] == 2
+    assert "deal:1,2,3,4" in state.legal_actions()
+
+
+def test_only_the_main_player_offers_and_only_to_another_player_at_the_deal_step():
+    """The seed: "The Main Player may negotiate with other players. Other players may not
+    negotiate with each other." Offers belong to the Main Player's deal step."""
+    state = at_the_deal(main=1, draws=["green", "green", "purple"] + ["yellow"] * 3 + ["red"] * 3 + ["blue"] * 3)
+    assert state.current_player() == 1
+    with pytest.raises(IllegalAction, match="other players"):
+        state.apply("offer:1@green>blue")  # himself
+    play(state, "offer:0@green>blue")
+    # The player offered may only answer, never make an offer of his own.
+    with pytest.raises(IllegalAction, match="Accept or decline"):
+        state.apply("offer:2@blue>yellow")
+    play(state, "decline", "deal:1,2,3,4")
+    # Once the cards are dealt nobody offers: the turns have begun.
+    assert state.current_player() == 0
+    with pytest.raises(IllegalAction):
+        state.apply("offer:2@blue>yellow")
+
+
+def test_an_offer_asks_only_for_chips_the_two_hands_hold():
+    state = at_the_deal()
+    before = state.view(None)
+    for offer, why in (
+        ("offer:1@green>green", "You cannot give 1 green"),
+        ("offer:1@3blue>green", "You cannot give 3 blue"),
+        ("offer:2@blue>green", "Green holds 0"),
+        ("offer:1@blue>3green", "Red holds 2"),
+        ("offer:4@blue>green", "other players"),
+    ):
+        with pytest.raises(IllegalAction, match=why):
+            state.apply(offer)
+    assert state.view(None) == before
+
+
+def test_offers_are_written_one_way_and_have_one_to_six_chips_a_side():
+    state = at_the_deal()
+    for offer in (
+        "offer:1@red+blue>green",  # colours in the order blue, red, green, yellow, purple
+        "offer:1@blue+blue>green",
+        "offer:1@>green",
+        "offer:1@blue>",
+        "offer:1@1blue>green",
+        "offer:1blue>green",
+        "offer:x@blue>green",
+        "offer:1@blue>teal",
+    ):
+        with pytest.raises(IllegalAction):
+            state.apply(offer)
+    many = GP02AState.position(4, negotiation=True)
+    play(many, "roll:6", *["draw:blue"] * 6, *["draw:red"] * 6, *["draw:yellow"] * 12)
+    with pytest.raises(IllegalAction, match="1 to 6 chips"):
+        many.apply("offer:1@blue>7red")
+    play(many, "offer:1@6blue>6red", "accept")
+    assert hands(many)[:2] == [{"red": 6}, {"blue": 6}]
+
+
+def test_the_main_player_makes_at_most_three_offers_a_round():
+    state = at_the_deal()
+    play(state, "offer:1@blue>green", "decline", "offer:2@blue>yellow", "decline")
+    play(state, "offer:3@blue>red", "decline")
+    assert state.view(None)["negotiation"]["can_offer"] is False
+    assert "offer" not in state.prompt()
+    with pytest.raises(IllegalAction, match="3 offers a round"):
+        state.apply("offer:1@blue>green")
+    play(state, "deal:1,2,3,4")
+    # The next round starts afresh.
+    while state.view(None)["step"] != "roll":
+        state.apply(state.legal_actions()[0])
+    play(state, "roll:2", *["draw:blue"] * 8)
+    assert state.view(None)["negotiation"]["offers_left"] == 3
+    assert state.view(None)["negotiation"]["last"] is None
+
+
+def test_a_player_left_with_the_purple_chip_alone_skips_the_chronology_and_uses_it():
+    """After exchanges a hand may hold no coloured chip: the chronology step needs one, so it is
+    skipped (a ruling), and the purple chip is used as usual."""
+    state = GP02AState.position(4, territory={"a1": "yellow"}, negotiation=True)
+    draws = ["blue", "blue", "red", "green", "green", "purple"] + ["yellow"] * 3 + ["red"] * 3
+    play(state, "roll:3", *(f"draw:{c}" for c in draws))
+    play(state, "offer:1@blue>purple", "accept", "offer:1@purple>blue+2green", "accept")
+    assert hands(state)[:2] == [{"blue": 2, "red": 1, "green": 2}, {"purple": 1}]
+    play(state, "deal:2,1,3,4")  # red holds card 1
+    assert state.current_player() == 1
+    assert state.view(None)["step"] == "purge" and state.legal_actions() == ["purge:a1"]
+    play(state, "purge:a1")
+    assert state.current_player() == 0 and state.view(None)["step"] == "chrono"
+    assert state.view(None)["chronology"]["used"] == 0
+
+
+def test_every_seat_sees_the_same_open_offer_since_the_hands_lie_open():
+    """The seed: "The taken chips are placed open in front of each player, so that other players
+    know the color and the number." An offer is made at the table, so everyone sees it too."""
+    state = at_the_deal()
+    play(state, "offer:2@red>2yellow")
+    views = [state.view(seat) for seat in (None, 0, 1, 2, 3)]
+    assert all(view == views[0] for view in views)
+    json.dumps(views[0])
+
+
+def test_the_standard_game_has_no_offers_and_old_records_replay():
+    state = at_the_deal(negotiation=False)
+    assert state.view(None)["negotiation"] is None
+    with pytest.raises(IllegalAction, match="Negotiation variant"):
+        state.apply("offer:1@blue>green")
+    with pytest.raises(IllegalAction):
+        state.apply("accept")
+    # A record without the option is the standard game, whatever was stored.
+    assert GAME.normalise_options({}) == {"negotiation": False}
+    game, _ = random_game(4, 5, negotiation=False)
+    assert GAME.replay(4, None, game.history).view(None) == game.view(None)
+    assert GAME.replay(4, {}, game.history).scores() == game.scores()
+
+
+def test_offer_and_answer_labels_are_plain_words():
+    assert GAME.action_label("offer:1@2blue+purple>green") == "Offer Red 2 blue and 1 purple for 1 green"
+    assert GAME.action_label("accept") == "Accept the exchange"
+    assert GAME.action_label("decline") == "Decline the exchange"
+
+
+def test_the_longest_offer_fits_an_action_of_64_characters():
+    from games.engines.gp02a import offer_action
+
+    assert len(offer_action(3, (1, 1, 1, 2, 1), (2, 2, 1, 1, 0))) <= 64
+
+
+def random_side(hand, rng):
+    """A random non-empty choice of at most six chips from ``hand`` (counts per colour)."""
+    chips = [c for c, n in enumerate(hand) for _ in range(n)]
+    rng.shuffle(chips)
+    picked = chips[: rng.randint(1, min(6, len(chips)))]
+    return [picked.count(c) for c in range(5)]
+
+
+def random_game(num_players, seed, negotiation):
+    """A game of random moves; with Negotiation the Main Player offers a random exchange half
+    the times he may, and the other player answers at random."""
+    from games.engines.gp02a import offer_action
+
+    rng = random.Random(seed)
+    state = GAME.new_state(num_players, {"negotiation": negotiation})
+    offers = 0
+    for _ in range(5000):
+        if state.is_terminal():
+            return state, offers
+        held = sum(map(sum, state.hands)) + sum(state.pending)
+        on_board = 72 - sum(state.free)
+        assert held + on_board + state.chrono_used + state.bag_total == 101, "a chip was lost or made"
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            state.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        elif negotiation and state.can_offer() and rng.random() < 0.5:
+            partner = rng.choice([s for s in range(num_players) if s != state.main])
+            give = random_side(state.hands[state.main], rng)
+            take = random_side(state.hands[partner], rng)
+            state.apply(offer_action(partner, give, take))
+            assert state.current_player() == partner and state.legal_actions() == ["accept", "decline"]
+            offers += 1
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError(f"no end within 5000 actions (seed {seed})")
+
+
+@pytest.mark.parametrize("negotiation", [False, True], ids=["standard", "negotiation"])
+@pytest.mark.parametrize("num_players", [3, 4])
+def test_200_random_games_per_count_end_and_replay(num_players, negotiation):
+    reasons = set()
+    offers = 0
+    for seed in range(200):
+        state, made = random_game(num_players, seed, negotiation)
+        offers += made
+        reasons.add(state.view(None)["end_reason"])
+        assert len(state.ranking()) == num_players
+        if seed % 20 == 0:
+            replayed = GAME.replay(num_players, {"negotiation": negotiation}, state.history)
+            assert replayed.view(None) == state.view(None)
+    assert reasons == {"bag", "chronology", "stuck"}
+    assert (offers > 200) == negotiation

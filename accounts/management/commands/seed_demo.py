@@ -1,6 +1,8 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from accounts.services import user_confirm_email
+
 DEMO_USERS = ["alice", "bob", "carol", "dave"]
 DEMO_PASSWORD = "demo-password"
 
@@ -19,9 +21,11 @@ class Command(BaseCommand):
                 user.set_password(DEMO_PASSWORD)
                 user.bio = f"Demo player {name.title()}."
                 user.save()
+                user_confirm_email(user=user)
                 self.stdout.write(f"created {name}")
         if not User.objects.filter(is_superuser=True).exists():
-            User.objects.create_superuser("admin", "admin@example.com", DEMO_PASSWORD)
+            admin = User.objects.create_superuser("admin", "admin@example.com", DEMO_PASSWORD)
+            user_confirm_email(user=admin)
             self.stdout.write("created admin")
         from forums.demo import seed_topics
         from games.demo import seed_matches

@@ -1,0 +1,38 @@
+"""The API's log-in: ``POST /api/auth/token/`` gives a token for a username and password.
+
+DRF's own view, with the lockout every way in shares (accounts.lockout) and the API's usual
+throttles (DRF's view has none). A locked-out client gets 429 with the time to try again,
+even with the right password.
+"""
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import exceptions, serializers
+from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+
+from .lockout import lockout_explanation
+
+REFUSED = inline_serializer("LoginRefused", {"code": serializers.CharField(), "message": serializers.CharField()})
+
+
+class TokenView(ObtainAuthToken):
+    throttle_classes = api_settings.DEFAULT_THROTTLE_CLASSES
+
+    @extend_schema(
+        responses={200: inline_serializer("Token", {"token": serializers.CharField()}), 400: REFUSED, 429: REFUSED}
+    )
+    def post(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        if not serializer.is_valid():
+            if getattr(request, "axes_locked_out", False):
+                # axes marks the request it was given (this DRF request) while authenticating
+                message, seconds = lockout_explanation(request, request.axes_credentials)
+                raise exceptions.Throttled(wait=seconds, detail=message)
+            raise exceptions.ValidationError(serializer.errors)
+        token, _created = Token.objects.get_or_create(user=serializer.validated_data["user"])
+        return Response({"token": token.key})
+
+
+obtain_auth_token = TokenView.as_view()
