@@ -31,7 +31,7 @@ run: demo
 # Several ASGI processes behind one address need REDIS_URL and DATABASE_URL; see the README.
 serve: migrate
 	$(PY) manage.py collectstatic --noinput -v0
-	$(VENV)/bin/uvicorn portal.asgi:application --host $(HOST) --port $(PORT) --workers $${WORKERS:-2}
+	$(VENV)/bin/uvicorn portal.asgi:application --host $(HOST) --port $(PORT) --workers $${WORKERS:-2} --no-proxy-headers
 
 worker: install
 	$(VENV)/bin/celery -A portal worker --loglevel=info --concurrency=$${CONCURRENCY:-2}
@@ -46,12 +46,14 @@ lint: install
 	$(VENV)/bin/ruff check .
 
 # bench.live needs PostgreSQL and Redis on 127.0.0.1 (it owns the database portal_bench and
-# Redis db 2) and takes about 12 minutes.
+# Redis db 2) and takes about 12 minutes. bench.forum_search needs PostgreSQL too (its own
+# database portal_bench_search, 100,000 posts; a few minutes).
 # The bot tournament is long (MCTS Hard thinks up to 2 s a move): each run plays for
 # BOT_MINUTES and keeps every game in bench/results/bots.jsonl, so the next run goes on from there.
 bench: install
 	$(PY) -m bench.engines
 	$(PY) -m bench.rankings
+	$(PY) -m bench.forum_search
 	$(PY) -m bench.live
 	$(PY) -m bench.bots --minutes $${BOT_MINUTES:-60} --results bench/results/bots.jsonl
 

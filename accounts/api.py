@@ -19,6 +19,8 @@ REFUSED = inline_serializer("LoginRefused", {"code": serializers.CharField(), "m
 
 class TokenView(ObtainAuthToken):
     throttle_classes = api_settings.DEFAULT_THROTTLE_CLASSES
+    # DRF's view names its own parsers: the site's read JSON under its size and depth limits.
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
 
     @extend_schema(
         responses={200: inline_serializer("Token", {"token": serializers.CharField()}), 400: REFUSED, 429: REFUSED}

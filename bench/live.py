@@ -152,6 +152,7 @@ def server_env() -> dict[str, str]:
         DJANGO_SETTINGS_MODULE="portal.settings",
         DEBUG="false",
         PYTHONUNBUFFERED="1",
+        SOCKETS_PER_ADDRESS="100000",  # every socket of the benchmark comes from 127.0.0.1
     )
     return env
 

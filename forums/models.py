@@ -5,6 +5,7 @@ the row and in the moderation log.
 """
 
 from django.conf import settings
+from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -78,6 +79,12 @@ class Topic(models.Model):
         return self.hidden_at is not None
 
 
+class PostManager(models.Manager):
+    def get_queryset(self):
+        # The search vector is for the database's index only: pages never load it.
+        return super().get_queryset().defer("search_vector")
+
+
 class Post(models.Model):
     BODY_MAX = 20_000
 
@@ -95,6 +102,12 @@ class Post(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     hidden_reason = models.TextField(blank=True)
+    # The topic's title (weight A) and the body (weight B) as PostgreSQL full-text search
+    # sees them, kept by the database itself (triggers on posts and topic titles) and
+    # indexed (GIN): see migration 0003. Null on SQLite, where search matches words instead.
+    search_vector = SearchVectorField(null=True, editable=False)
+
+    objects = PostManager()
 
     class Meta:
         ordering = ["created_at", "id"]

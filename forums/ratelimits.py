@@ -1,28 +1,31 @@
-"""How often one person may post: one post every 15 seconds and 30 an hour (django-ratelimit).
+"""How often one person may post: one post every 15 seconds and 30 an hour, over a sliding
+window (``portal.rate_limits``), so no two posts are ever less than 15 seconds apart. And how
+often one person, or one client address when signed out, may search (django-ratelimit).
 
 Only posts that go through count: a view writes inside ``with posting(request) as slot``,
 looks at ``slot.refusal`` first and calls ``slot.count()`` once the post is written, so a
-refused or invalid attempt costs nothing. Inside the block the user holds a short claim (an
-atomic ``cache.add``), so two posts sent at the same moment cannot both pass the check before
-either is counted. The counters and claims live in the default
-cache (Redis when configured, so every process shares them).
+refused or invalid attempt costs nothing. Inside the block the user holds a claim, so two
+posts sent at the same moment cannot both pass the check before either is counted. The
+times live in the default cache (Redis when configured, so every process shares them); with
+the cache unreachable, posts go through unthrottled.
 """
 
 from __future__ import annotations
 
+import logging
 from contextlib import contextmanager
 
-from django.core.cache import cache
 from django_ratelimit.core import get_usage
 
-GROUP = "forums.post"
-# (django-ratelimit rate, how the refusal says it)
-POST_RATES = (("1/15s", "one post every 15 seconds"), ("30/h", "30 posts an hour"))
-CLAIM_SECONDS = 5  # how long a claim outlives a request that failed between check and count
+from portal.rate_limits import Attempt, Rate, SlidingWindow
 
+log = logging.getLogger(__name__)
 
-def _claim_key(request) -> str:
-    return f"{GROUP}.claim.{request.user.pk}"
+POSTS = SlidingWindow(
+    "forums.post",
+    Rate(1, 15, "one post every 15 seconds"),
+    Rate(30, 3600, "30 posts an hour"),
+)
 
 
 def _wait(seconds: int) -> str:
@@ -37,35 +40,46 @@ class Slot:
     """One attempt to post: ``refusal`` says why the user may not post now (None when they
     may); ``count()`` counts the post once it is written."""
 
-    def __init__(self, request, refusal: str | None):
-        self.request = request
-        self.refusal = refusal
+    def __init__(self, attempt: Attempt, text_kept: bool):
+        self._attempt = attempt
+        self.refusal = None
+        refusal = attempt.refusal
+        if refusal is not None and refusal.rate is None:
+            self.refusal = "Your previous post is still being saved. Try again in a moment."
+        elif refusal is not None:
+            kept = "; your text is kept below" if text_kept else ""
+            self.refusal = (
+                f"You are posting too quickly: the forum takes {refusal.rate.words}. "
+                f"Try again in {_wait(refusal.wait)}{kept}."
+            )
 
     def count(self) -> None:
-        for rate, _words in POST_RATES:
-            get_usage(self.request, group=GROUP, key="user", rate=rate, increment=True)
+        self._attempt.count()
 
 
 @contextmanager
 def posting(request, *, text_kept: bool = True):
     """Hold the user's claim for one attempt to post, and give it up on the way out whatever
     happens (written, refused, failed). A second attempt while the claim is held is refused."""
-    if not cache.add(_claim_key(request), 1, timeout=CLAIM_SECONDS):
-        yield Slot(request, "Your previous post is still being saved. Try again in a moment.")
-        return
+    with POSTS.attempt(request.user.pk) as attempt:
+        yield Slot(attempt, text_kept)
+
+
+# A search reads the whole index: a person needs a few a minute, a script wanting more is refused.
+SEARCH_GROUP = "forums.search"
+SEARCH_RATE = "20/m"
+
+
+def search_refusal(request) -> str | None:
+    """Count one search by the user (or the client address when signed out) and say why it
+    is refused when there were too many; None when it may go ahead, and when the cache
+    cannot be reached (logged)."""
     try:
-        yield Slot(request, _over_the_limit(request, text_kept))
-    finally:
-        cache.delete(_claim_key(request))
-
-
-def _over_the_limit(request, text_kept: bool) -> str | None:
-    for rate, words in POST_RATES:
-        usage = get_usage(request, group=GROUP, key="user", rate=rate, increment=False)
-        if usage is not None and usage["count"] >= usage["limit"]:
-            kept = "; your text is kept below" if text_kept else ""
-            return (
-                f"You are posting too quickly: the forum takes {words}. "
-                f"Try again in {_wait(usage['time_left'])}{kept}."
-            )
-    return None
+        usage = get_usage(request, group=SEARCH_GROUP, key="user_or_ip", rate=SEARCH_RATE, increment=True)
+    except Exception:
+        log.warning("Search rate limit not checked: the cache is unreachable", exc_info=True)
+        return None
+    if usage is None or not usage["should_limit"]:
+        return None
+    wait = _wait(usage["time_left"])
+    return f"You are searching too quickly: the forum takes 20 searches a minute. Try again in {wait}."

@@ -15,18 +15,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from portal.pagination import paginate
+
 from . import ratelimits, selectors, services
 from .forms import MoveForm, PostEditForm, PostForm, ReasonForm, SearchForm, TopicForm
 
 RATE_LIMITED = 429
-
-
-def _paginate(items, per_page, number, query_prefix=""):
-    """A page of ``items`` with the page numbers to link (``links``, gaps elided) and the query
-    string the links keep (``query_prefix``, e.g. "q=castle&")."""
-    page = Paginator(items, per_page).get_page(number)
-    page.links = list(page.paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1))
-    return page
 
 
 def _forum_or_404(slug):
@@ -61,7 +55,7 @@ def forum_index(request):
 
 def forum_detail(request, slug):
     forum = _forum_or_404(slug)
-    page = _paginate(selectors.forum_topics(forum), selectors.TOPICS_PER_PAGE, request.GET.get("page"))
+    page = paginate(selectors.forum_topics(forum), selectors.TOPICS_PER_PAGE, request.GET.get("page"))
     selectors.attach_last_posts(page.object_list)
     return render(request, "forums/forum_detail.html", {"forum": forum, "page": page})
 
@@ -72,7 +66,7 @@ def _can_reply(request, topic) -> bool:
 
 def _render_topic(request, topic, *, form=None, page_number=None, status=200):
     number = page_number if page_number is not None else request.GET.get("page")
-    page = _paginate(selectors.topic_posts(topic), selectors.POSTS_PER_PAGE, number)
+    page = paginate(selectors.topic_posts(topic), selectors.POSTS_PER_PAGE, number)
     can_reply = _can_reply(request, topic)
     if form is None and can_reply:
         initial = {}
@@ -243,10 +237,21 @@ def search(request):
     form = SearchForm(request.GET or None)
     query = form.cleaned_data["q"].strip() if form.is_valid() else ""
     page = None
+    status = 200
+    context = {
+        "form": form,
+        "query": query,
+        "query_prefix": urlencode({"q": query}) + "&",
+        "search_cap": selectors.SEARCH_CANDIDATES,
+    }
     if query:
-        page = _paginate(selectors.post_search(query), selectors.POSTS_PER_PAGE, request.GET.get("page"))
-    context = {"form": form, "query": query, "page": page, "query_prefix": urlencode({"q": query}) + "&"}
-    return render(request, "forums/search.html", context)
+        refusal = ratelimits.search_refusal(request)
+        if refusal:
+            context["refusal"], status = refusal, RATE_LIMITED
+        else:
+            page = paginate(selectors.post_search(query), selectors.POSTS_PER_PAGE, request.GET.get("page"))
+    context["page"] = page
+    return render(request, "forums/search.html", context, status=status)
 
 
 # --- Moderation ----------------------------------------------------------------------------
@@ -337,5 +342,5 @@ def post_delete(request, post_id):
 @login_required
 def moderation_log(request):
     _require_moderator(request)
-    page = _paginate(selectors.moderation_log(), 50, request.GET.get("page"))
+    page = paginate(selectors.moderation_log(), 50, request.GET.get("page"))
     return render(request, "forums/moderation_log.html", {"page": page})

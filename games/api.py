@@ -1,11 +1,13 @@
 """The REST API over the same services as the socket. Errors carry the socket's codes."""
 
 from django.http import Http404
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
+
+from portal.api_errors import ErrorSerializer
 
 from . import selectors, services
 from .engines import all_games
@@ -20,6 +22,8 @@ HTTP_FOR_CODE = {
     "forbidden": status.HTTP_403_FORBIDDEN,
     "finished": status.HTTP_409_CONFLICT,
     "not_found": status.HTTP_404_NOT_FOUND,
+    "too_many_open": status.HTTP_409_CONFLICT,
+    "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
 }
 
 
@@ -65,6 +69,88 @@ class MatchSummarySerializer(serializers.ModelSerializer):
         return selectors.seats_json(match)
 
 
+# -- what the responses hold, for the published schema ---------------------------------
+
+
+class GameOutSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    summary = serializers.CharField()
+    player_counts = serializers.ListField(child=serializers.IntegerField())
+    options = serializers.ListField(child=serializers.DictField())
+
+
+class SeatOutSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    username = serializers.CharField(allow_null=True)
+    url = serializers.CharField(allow_null=True)
+    is_bot = serializers.BooleanField()
+    bot = serializers.CharField(allow_null=True)
+    resigned = serializers.BooleanField()
+    timed_out = serializers.BooleanField()
+    place = serializers.IntegerField(allow_null=True)
+    score = serializers.IntegerField(allow_null=True)
+
+
+class ClocksSerializer(serializers.Serializer):
+    speed = serializers.CharField()
+    seconds_per_move = serializers.IntegerField(allow_null=True)
+    to_move = serializers.IntegerField(allow_null=True)
+    deadline = serializers.DateTimeField(allow_null=True)
+    seconds_left = serializers.FloatField(allow_null=True)
+
+
+class LegalActionSerializer(serializers.Serializer):
+    action = serializers.CharField()
+    label = serializers.CharField()
+
+
+class ChatMessageOutSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    user = serializers.CharField()
+    text = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
+class SnapshotSerializer(serializers.Serializer):
+    """A match as one person sees it: their seat's view and legal actions (selectors.match_payload)."""
+
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    game_name = serializers.CharField()
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+    end_reason = serializers.CharField(allow_blank=True)
+    version = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    num_players = serializers.IntegerField()
+    options = serializers.DictField()
+    seat = serializers.IntegerField(allow_null=True, help_text="The caller's seat; null for a spectator.")
+    seats = SeatOutSerializer(many=True)
+    clocks = ClocksSerializer()
+    view = serializers.DictField(help_text="The game's own view for this seat: never a secret of another.")
+    legal_actions = LegalActionSerializer(many=True)
+    moves = serializers.IntegerField()
+    chat = ChatMessageOutSerializer(many=True, required=False)
+
+
+class CreatedMatchSerializer(SnapshotSerializer):
+    invite_token = serializers.CharField()
+
+
+class MoveOutSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True, help_text="null for a chance outcome")
+    action = serializers.CharField(help_text="A secret chance outcome stays masked (the dice game's card:?).")
+    label = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+# What a write on a match may answer besides success: a bad body or an illegal action (400),
+# not allowed (403), no such match (404), stale version or finished match (409).
+MATCH_WRITE_ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer}
+INVITE_TOKEN = OpenApiParameter("token", str, description="The invite token of an invite-only match.")
+
+
 def _match_or_404(request, match_id):
     match = selectors.match_with_seats(match_id)
     if match is None or not services.can_view(match, request.user, request.query_params.get("token")):
@@ -74,7 +160,7 @@ def _match_or_404(request, match_id):
     return match
 
 
-@extend_schema(responses=inline_serializer("Game", {"slug": serializers.CharField()}, many=True))
+@extend_schema(responses=GameOutSerializer(many=True))
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def games(request):
@@ -85,14 +171,30 @@ def games(request):
                 "name": g.name,
                 "summary": g.summary,
                 "player_counts": list(g.allowed_player_counts()),
-                "options": [{"name": o.name, "label": o.label, "default": o.default} for o in g.options],
+                "options": [_option_json(g, o) for o in g.options],
             }
             for g in all_games()
         ]
     )
 
 
-@extend_schema(request=MatchCreateSerializer, responses=MatchSummarySerializer(many=True))
+def _option_json(game, option) -> dict:
+    data = {"name": option.name, "label": option.label, "default": option.default}
+    if option.values is not None:  # a number: the values allowed for each number of players
+        data["values"] = {str(n): list(game.option_values(option, n)) for n in game.allowed_player_counts()}
+    return data
+
+
+@extend_schema(
+    methods=["GET"],
+    parameters=[OpenApiParameter("game", str, description="Only this game's open matches.")],
+    responses=MatchSummarySerializer(many=True),
+)
+@extend_schema(
+    methods=["POST"],
+    request=MatchCreateSerializer,
+    responses={201: CreatedMatchSerializer, 400: ErrorSerializer, 403: ErrorSerializer},
+)
 @api_view(["GET", "POST"])
 def matches(request):
     if request.method == "GET":
@@ -124,7 +226,7 @@ def matches(request):
     return Response(body, status=status.HTTP_201_CREATED)
 
 
-@extend_schema(responses=inline_serializer("MatchSnapshot", {"id": serializers.IntegerField()}))
+@extend_schema(parameters=[INVITE_TOKEN], responses=SnapshotSerializer)
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def match_detail(request, match_id):
@@ -132,7 +234,7 @@ def match_detail(request, match_id):
     return Response(selectors.match_payload(match, request.user))
 
 
-@extend_schema(responses=inline_serializer("Moves", {"index": serializers.IntegerField()}, many=True))
+@extend_schema(parameters=[INVITE_TOKEN], responses=MoveOutSerializer(many=True))
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def match_moves(request, match_id):
@@ -140,7 +242,7 @@ def match_moves(request, match_id):
     return Response(selectors.moves_json(match))
 
 
-@extend_schema(request=None, responses=inline_serializer("Joined", {"id": serializers.IntegerField()}))
+@extend_schema(parameters=[INVITE_TOKEN], request=None, responses={200: SnapshotSerializer, **MATCH_WRITE_ERRORS})
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def match_join(request, match_id):
@@ -153,7 +255,7 @@ def match_join(request, match_id):
     return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
 
 
-@extend_schema(request=ActSerializer, responses=inline_serializer("Acted", {"version": serializers.IntegerField()}))
+@extend_schema(request=ActSerializer, responses={200: SnapshotSerializer, **MATCH_WRITE_ERRORS})
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def match_actions(request, match_id):
@@ -171,7 +273,7 @@ def match_actions(request, match_id):
     return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
 
 
-@extend_schema(request=BotSeatSerializer, responses=inline_serializer("Seated", {"id": serializers.IntegerField()}))
+@extend_schema(request=BotSeatSerializer, responses={200: SnapshotSerializer, **MATCH_WRITE_ERRORS})
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def match_seat_bot(request, match_id, index):
@@ -184,7 +286,7 @@ def match_seat_bot(request, match_id, index):
     return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
 
 
-@extend_schema(request=None, responses=inline_serializer("Resigned", {"id": serializers.IntegerField()}))
+@extend_schema(request=None, responses={200: SnapshotSerializer, **MATCH_WRITE_ERRORS})
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def match_resign(request, match_id):
@@ -195,7 +297,7 @@ def match_resign(request, match_id):
     return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
 
 
-@extend_schema(request=None, responses=inline_serializer("Aborted", {"id": serializers.IntegerField()}))
+@extend_schema(request=None, responses={200: SnapshotSerializer, **MATCH_WRITE_ERRORS})
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def match_abort(request, match_id):
@@ -206,8 +308,12 @@ def match_abort(request, match_id):
     return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
 
 
+@extend_schema(methods=["GET"], parameters=[INVITE_TOKEN], responses=ChatMessageOutSerializer(many=True))
 @extend_schema(
-    request=ChatSerializer, responses=inline_serializer("ChatMessageOut", {"id": serializers.IntegerField()}, many=True)
+    methods=["POST"],
+    parameters=[INVITE_TOKEN],
+    request=ChatSerializer,
+    responses={201: ChatMessageOutSerializer, **MATCH_WRITE_ERRORS},
 )
 @api_view(["GET", "POST"])
 def match_chat(request, match_id):

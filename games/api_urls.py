@@ -1,19 +1,29 @@
-from django.urls import path
+from django.urls import path, register_converter
+from django.urls.converters import IntConverter
 
 from accounts.api import obtain_auth_token
 
 from . import api
 
+
+class RowIdConverter(IntConverter):
+    """An id as a database row can hold it: a longer one is no such match (404), not a 500."""
+
+    regex = "[0-9]{1,18}"
+
+
+register_converter(RowIdConverter, "row_id")
+
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
     path("games/", api.games, name="api-games"),
     path("matches/", api.matches, name="api-matches"),
-    path("matches/<int:match_id>/", api.match_detail, name="api-match"),
-    path("matches/<int:match_id>/moves/", api.match_moves, name="api-match-moves"),
-    path("matches/<int:match_id>/join/", api.match_join, name="api-match-join"),
-    path("matches/<int:match_id>/actions/", api.match_actions, name="api-match-actions"),
-    path("matches/<int:match_id>/seats/<int:index>/bot/", api.match_seat_bot, name="api-match-seat-bot"),
-    path("matches/<int:match_id>/resign/", api.match_resign, name="api-match-resign"),
-    path("matches/<int:match_id>/abort/", api.match_abort, name="api-match-abort"),
-    path("matches/<int:match_id>/chat/", api.match_chat, name="api-match-chat"),
+    path("matches/<row_id:match_id>/", api.match_detail, name="api-match"),
+    path("matches/<row_id:match_id>/moves/", api.match_moves, name="api-match-moves"),
+    path("matches/<row_id:match_id>/join/", api.match_join, name="api-match-join"),
+    path("matches/<row_id:match_id>/actions/", api.match_actions, name="api-match-actions"),
+    path("matches/<row_id:match_id>/seats/<int:index>/bot/", api.match_seat_bot, name="api-match-seat-bot"),
+    path("matches/<row_id:match_id>/resign/", api.match_resign, name="api-match-resign"),
+    path("matches/<row_id:match_id>/abort/", api.match_abort, name="api-match-abort"),
+    path("matches/<row_id:match_id>/chat/", api.match_chat, name="api-match-chat"),
 ]

@@ -28,6 +28,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from portal import json_limits
+
 from . import selectors, services, state_cache
 from .groups import match_group, match_players_group
 from .models import Match
@@ -93,14 +95,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self._flooding():
             await self.send_error("bad_request", "Too many messages: slow down.")
             return
-        raw = text_data.encode() if text_data is not None else bytes_data  # the limit is in bytes
-        if raw is None or len(raw) > MAX_FRAME_BYTES:
-            await self.send_error("bad_request", f"A message may be at most {MAX_FRAME_BYTES} bytes.")
-            return
-        try:
-            frame = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            await self.send_error("bad_request", "That message is not valid JSON.")
+        raw = text_data if text_data is not None else bytes_data or b""
+        try:  # the size limit is in bytes; nesting is bounded too (json_limits)
+            frame = json_limits.loads(raw, max_bytes=MAX_FRAME_BYTES)
+        except json_limits.JSONRejected as exc:
+            await self.send_error("bad_request", str(exc))
             return
         if not isinstance(frame, dict):
             await self.send_error("bad_request", "A message is a JSON object with a type.")

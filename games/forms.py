@@ -43,14 +43,43 @@ class MatchCreateForm(GamePlayersForm):
         for game in all_games():
             for option in game.options:
                 name = f"opt_{game.slug}_{option.name}"
-                self.fields[name] = forms.BooleanField(
-                    required=False, initial=option.default, label=f"{game.name}: {option.label}", help_text=option.help
-                )
+                label = f"{game.name}: {option.label}"
+                if option.values is None:
+                    self.fields[name] = forms.BooleanField(
+                        required=False, initial=option.default, label=label, help_text=option.help
+                    )
+                else:  # a number, checked against the players in clean(); empty: the standard
+                    allowed = game.option_values(option)
+                    self.fields[name] = forms.IntegerField(
+                        required=False, label=label, help_text=option.help,
+                        widget=forms.NumberInput(attrs={"min": allowed[0], "max": allowed[-1]}),
+                    )
                 self.fields[name].game = game.slug  # the form shows it only while this game is chosen
                 self.option_fields.append((game.slug, option.name, name))
 
+    def clean(self):
+        data = super().clean()
+        slug, num_players = data.get("game"), data.get("num_players")
+        if slug and num_players is not None and not self.has_error("num_players"):
+            for game, opt, field in self.option_fields:
+                if game == slug and self._is_number(field) and data.get(field) is not None:
+                    try:
+                        get_game(slug).normalise_options({opt: data[field]}, num_players)
+                    except ValueError as exc:
+                        self.add_error(field, str(exc))
+        return data
+
     def options_for(self, slug: str) -> dict:
-        return {opt: bool(self.cleaned_data.get(field)) for game, opt, field in self.option_fields if game == slug}
+        """The chosen game's options; the other games' fields are ignored."""
+        data = self.cleaned_data
+        return {
+            opt: data.get(field) if self._is_number(field) else bool(data.get(field))
+            for game, opt, field in self.option_fields
+            if game == slug
+        }
+
+    def _is_number(self, field: str) -> bool:
+        return isinstance(self.fields[field], forms.IntegerField)
 
 
 class PlayComputerForm(GamePlayersForm):

@@ -22,3 +22,8 @@ def match_players_group(match_id: int) -> str:
 def match_groups(match_id: int) -> tuple[str, str]:
     """Both groups, in the order messages are sent."""
     return match_players_group(match_id), match_group(match_id)
+
+
+# Every socket of the lobby page: told when the list of open matches changes (never on a move).
+LOBBY_GROUP = "lobby"
+LOBBY_CHANGED = "lobby.changed"

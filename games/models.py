@@ -74,6 +74,14 @@ class Match(models.Model):
             return self.game
 
     @property
+    def options_text(self) -> str:
+        """The match's departures from the standard game, in words ("" for the standard)."""
+        try:
+            return " · ".join(self.engine.options_text(self.options))
+        except KeyError:
+            return ""
+
+    @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 

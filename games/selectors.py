@@ -121,9 +121,9 @@ def match_payload(match: Match, user, *, chat: bool = True) -> dict:
 
 
 def new_moves_json(match: Match, state, new_moves: list[tuple[int, int | None, str]]) -> list[dict]:
-    """Move-list rows for ``new_moves`` (index, seat, action), masked as the running match's
-    list is, so a page extends its list from the update instead of asking for it again."""
-    public = state.history if match.is_over else state.public_history()
+    """Move-list rows for ``new_moves`` (index, seat, action), masked as the whole list is, so
+    a page extends its list from the update instead of asking for it again."""
+    public = state.public_history()
     label = match.engine.action_label
     return [
         {"index": index, "seat": seat, "action": public[index], "label": label(public[index])}
@@ -164,16 +164,22 @@ def _chat(message: ChatMessage) -> dict:
 
 
 def moves_json(match: Match) -> list[dict]:
-    """The move list; while the match goes on, secret chance outcomes are masked."""
+    """The move list, secret chance outcomes masked (for good: a secret stays one after the
+    end, as the dice game's face-down card does)."""
+    public = public_actions(match)
     rows = list(match.moves.order_by("index").values("index", "seat", "action", "created_at"))
-    if not match.is_over:
-        public = state_cache.load(match).public_history()
-        for row, action in zip(rows, public, strict=False):
-            row["action"] = action
+    for row, action in zip(rows, public, strict=False):
+        row["action"] = action
     engine = match.engine
     for row in rows:
         row["label"] = engine.action_label(row["action"])
     return rows
+
+
+def can_abort(match: Match) -> bool:
+    """Whether the match may still be called off: being played, and nobody has moved yet
+    (the chance outcomes of the set-up do not count)."""
+    return match.status == Match.Status.ACTIVE and not match.moves.filter(seat__isnull=False).exists()
 
 
 def match_holding(seats: list[Seat]) -> Match:
@@ -198,13 +204,17 @@ def match_with_seats(match_id: int) -> Match | None:
     return match_holding(seats) if seats else None
 
 
-def open_matches(user=None):
-    qs = (
-        Match.objects.filter(status=Match.Status.OPEN, visibility=Match.Visibility.PUBLIC)
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index")))
-        .order_by("-created_at")
-    )
-    return qs
+def open_matches(game: str | None = None, players: int | None = None):
+    """The public matches waiting for players, newest first (of one game, of one number of
+    players, when given)."""
+    qs = Match.objects.filter(status=Match.Status.OPEN, visibility=Match.Visibility.PUBLIC)
+    if game:
+        qs = qs.filter(game=game)
+    if players:
+        qs = qs.filter(num_players=players)
+    return qs.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+    ).order_by("-created_at", "-id")
 
 
 def live_matches(game: str | None = None, limit: int = 12):
@@ -243,22 +253,37 @@ def my_matches(user):
     return rows
 
 
-def recent_finished_of(user, limit: int = 20):
+def recent_finished_of(user, limit: int = 20, *, public_only: bool = False):
+    """``user``'s latest finished matches; for a page strangers see, ``public_only``: an
+    invite-only match is nobody else's business."""
+    qs = Match.objects.filter(seats__user=user, status=Match.Status.FINISHED)
+    if public_only:
+        qs = qs.filter(visibility=Match.Visibility.PUBLIC)
     return (
-        Match.objects.filter(seats__user=user, status=Match.Status.FINISHED)
+        qs
         .distinct()
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("place", "index")))
         .order_by("-finished_at")[:limit]
     )
 
 
+def public_actions(match: Match) -> list[str]:
+    """The match's actions as anyone may see them: the stored moves with every secret chance
+    outcome masked. The stored moves keep the real ones, from which the server replays the
+    match exactly."""
+    return state_cache.load(match).public_history()
+
+
 def replay_views(match: Match) -> list[dict]:
-    """Every position of a finished match, from the start, as the spectator sees it at the end."""
+    """Every position of a finished match, from the start, as the spectator sees it at the end
+    (actions as in the public move list)."""
     engine = get_game(match.game)
     state = engine.new_state(match.num_players, match.options)
     actions = list(match.moves.order_by("index").values_list("action", "seat"))
     frames = [{"action": None, "seat": None, "view": state.view(None)}]
     for action, seat in actions:
         state.apply(action)
-        frames.append({"action": action, "label": engine.action_label(action), "seat": seat, "view": state.view(None)})
+        frames.append({"seat": seat, "view": state.view(None)})
+    for frame, shown in zip(frames[1:], state.public_history(), strict=True):
+        frame["action"], frame["label"] = shown, engine.action_label(shown)
     return frames

@@ -10,6 +10,7 @@ and follow-up work (bots, rating) run only once the transaction has committed.
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -24,6 +25,8 @@ from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
+from portal.rate_limits import Rate, SlidingWindow
+
 from . import state_cache
 from .bots import get_bot
 from .engines import CHANCE, TERMINAL, IllegalAction, get_game
@@ -33,7 +36,12 @@ from .models import ChatMessage, Match, Move, Seat
 from .signals import match_finished, open_matches_changed
 
 User = get_user_model()
+log = logging.getLogger(__name__)
 _system_random = secrets.SystemRandom()
+
+# Everyone's chat, players' and spectators', over the socket or the API: a flood limit per person.
+CHAT_RATE = Rate(5, 10, "5 messages in 10 seconds")
+CHAT_LIMIT = SlidingWindow("games.chat", CHAT_RATE)
 
 TAKEOVER_BOT = "random"
 MAX_CORRESPONDENCE_DAYS = 14
@@ -80,7 +88,7 @@ def match_create(
     try:
         num_players = int(num_players)
         engine.check_players(num_players)
-        options = engine.normalise_options(options)
+        options = engine.normalise_options(options, num_players)
     except (TypeError, ValueError) as exc:
         raise MatchError(str(exc)) from None
     if visibility not in Match.Visibility.values:
@@ -97,6 +105,7 @@ def match_create(
     else:
         raise MatchError("Speed must be live or correspondence.")
     with transaction.atomic():
+        _check_open_matches_of(user)
         match = Match.objects.create(
             game=engine.slug,
             num_players=num_players,
@@ -113,6 +122,19 @@ def match_create(
         )
         _open_matches_changed(match.pk)
     return match
+
+
+def _check_open_matches_of(user) -> None:
+    """Refuse a new match to someone who already has the most open ones allowed. Their
+    account row is locked first, so two requests at once cannot both slip under the cap."""
+    limit = settings.MAX_OPEN_MATCHES_PER_PERSON
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    if Match.objects.filter(creator=user, status=Match.Status.OPEN).count() >= limit:
+        raise MatchError(
+            f"You already have {limit} matches waiting for players, the most one person may open: "
+            "start, fill or cancel one of them first.",
+            "too_many_open",
+        )
 
 
 def _open_matches_changed(match_id: int) -> None:
@@ -535,13 +557,18 @@ def match_resign(*, match_id: int, user) -> Match:
 
 
 def match_abort(*, match_id: int, user) -> Match:
-    """Call a match off before anybody has moved (chance set-up moves do not count)."""
+    """The creator calls a match off before anybody has moved (chance set-up moves do not
+    count). Anyone else leaves instead: an open match by giving the seat back, a started one
+    by resigning."""
     with transaction.atomic():
         match = _lock(match_id)
         if match.is_over:
             raise MatchError("This match is over.", "finished")
-        if not match.seats.filter(user=user).exists() if user.is_authenticated else True:
-            raise MatchError("You have no seat in this match.", "not_seated")
+        if not user.is_authenticated or user.pk != match.creator_id:
+            if not (user.is_authenticated and match.seats.filter(user=user).exists()):
+                raise MatchError("You have no seat in this match.", "not_seated")
+            instead = "leave it instead" if match.status == Match.Status.OPEN else "resign instead"
+            raise MatchError(f"Only the creator of the match can abort it: {instead}.", "forbidden")
         if match.moves.filter(seat__isnull=False).exists():
             raise MatchError("A move has been made: the match can no longer be aborted.")
         _open_matches_changed(match.pk)  # an open match leaves the lobby, a live one the watch lists
@@ -564,6 +591,43 @@ def can_chat(match: Match, user) -> bool:
     return True
 
 
+def match_expire(*, match_id: int, version: int) -> bool:
+    """Call off a match that has waited for players, untouched, since before
+    ``OPEN_MATCH_EXPIRY_HOURS`` ago (nothing has changed since ``version``), and tell its
+    seated players: on the match page, and by e-mail. Safe to call twice; False when the
+    match has moved on meanwhile."""
+    cutoff = timezone.now() - timedelta(hours=settings.OPEN_MATCH_EXPIRY_HOURS)
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.version != version or match.status != Match.Status.OPEN or match.updated_at > cutoff:
+            return False
+        match.status = Match.Status.ABORTED
+        match.end_reason = "expired"
+        match.finished_at = timezone.now()
+        _open_matches_changed(match.pk)
+        _bump(match)
+        people = [seat.user for seat in _seats(match) if seat.user is not None and not seat.user.is_bot]
+        transaction.on_commit(lambda: _tell_expired(match, people))
+    return True
+
+
+def _tell_expired(match: Match, people: list) -> None:
+    from django.core.mail import send_mass_mail
+
+    hours = settings.OPEN_MATCH_EXPIRY_HOURS
+    waited = "a day" if hours == 24 else f"{hours:g} hours"
+    subject = f"{match.game_name} #{match.pk} was called off"
+    body = (
+        f"Nobody took the free seats of {match.game_name} #{match.pk} for {waited}, so the match was "
+        f"closed. Open a new one whenever you like.\n\n{settings.SITE_NAME}"
+    )
+    messages = [(subject, body, None, [user.email]) for user in people if user.email]
+    try:
+        send_mass_mail(messages, fail_silently=False)
+    except Exception:
+        log.warning("Could not tell the players of match %s that it expired", match.pk, exc_info=True)
+
+
 def chat_post(*, match_id: int, user, text) -> ChatMessage:
     if not user.is_authenticated:
         raise MatchError("Log in to chat.", "forbidden")
@@ -577,7 +641,16 @@ def chat_post(*, match_id: int, user, text) -> ChatMessage:
         raise MatchError("There is no such match.", "not_found")
     if not can_chat(match, user):
         raise MatchError("Only the players chat in an invite-only match.", "forbidden")
-    message = ChatMessage.objects.create(match=match, user=user, text=text)
+    with CHAT_LIMIT.attempt(user.pk) as attempt:
+        if attempt.refusal is not None:
+            wait = attempt.refusal.wait
+            raise MatchError(
+                f"You are sending messages too quickly: the chat takes {CHAT_RATE.words}. "
+                f"Try again in {wait} second{'s' if wait != 1 else ''}.",
+                "rate_limited",
+            )
+        message = ChatMessage.objects.create(match=match, user=user, text=text)
+        attempt.count()
     payload = {"type": CHAT_MESSAGE, "message": chat_json(message)}
     transaction.on_commit(lambda: _group_send(match_id, payload))
     return message

@@ -91,3 +91,15 @@ def enforce_clocks() -> int:
     for match_id, version in stalled.values_list("pk", "version"):
         schedule_bot(match_id, version)
     return count
+
+
+@shared_task(acks_late=True)
+def expire_open_matches() -> int:
+    """Call off every match that has waited for players, untouched, for longer than
+    ``OPEN_MATCH_EXPIRY_HOURS``, telling its players. Run by Celery beat or
+    ``manage.py run_clocks``."""
+    from . import services
+
+    cutoff = timezone.now() - timedelta(hours=settings.OPEN_MATCH_EXPIRY_HOURS)
+    waiting = Match.objects.filter(status=Match.Status.OPEN, updated_at__lte=cutoff).values_list("pk", "version")
+    return sum(services.match_expire(match_id=match_id, version=version) for match_id, version in waiting)

@@ -1,5 +1,6 @@
 import functools
 import json
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -8,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from portal import page_cache
+from portal.pagination import paginate
 
 from . import selectors, services, state_cache
 from .bots import bot_label, bot_names
@@ -54,12 +56,54 @@ def game_rules(request, slug):
     return render(request, "games/game_rules.html", {"game": game, "rules": rules_html(slug)})
 
 
-def _open_matches_by_game() -> list[dict]:
-    by_game = {g.slug: {"game": g, "matches": []} for g in all_games()}
-    for match in selectors.open_matches():
-        if match.game in by_game:
-            by_game[match.game]["matches"].append(match)
-    return list(by_game.values())
+# Open matches per page of the lobby: a screenful, however many are waiting.
+LOBBY_PAGE_SIZE = 20
+
+
+def _lobby_filters(request) -> tuple[str, int | None, int]:
+    """The game (a slug or ""), the number of players (or None) and the page number asked
+    for; anything else in the address is ignored, so it cannot multiply the cached pages."""
+    game = request.GET.get("game", "")
+    if game not in {g.slug for g in all_games()}:
+        game = ""
+    players = request.GET.get("players", "")
+    players = int(players) if players.isdigit() and int(players) in _player_counts() else None
+    number = request.GET.get("page", "")
+    number = int(number) if number.isdigit() and 0 < int(number) < 10_000 else 1
+    return game, players, number
+
+
+@functools.cache
+def _player_counts() -> list[int]:
+    return sorted({n for g in all_games() for n in g.allowed_player_counts()})
+
+
+def _open_matches_fragment(request) -> page_cache.Rendered:
+    """The lobby's list of open matches for the filters of ``request``: one page of them,
+    kept in the page cache until the open matches change."""
+    game, players, number = _lobby_filters(request)
+    beyond = {}
+
+    def build():
+        page = paginate(selectors.open_matches(game=game, players=players), LOBBY_PAGE_SIZE, number)
+        query = urlencode({k: v for k, v in (("game", game), ("players", players)) if v})
+        context = {
+            "page": page,
+            "game": game,
+            "players": players,
+            "games": all_games(),
+            "player_counts": _player_counts(),
+            "query_prefix": f"{query}&" if query else "",
+        }
+        rendered = page_cache.render("games/_open_matches.html", context)
+        if page.number != number:  # past the last page: shown, never kept
+            beyond["page"] = rendered
+            return None
+        return rendered
+
+    key = f"lobby:{game}:{players or ''}:{number}"
+    shared = page_cache.cached(key, ["open", "people"], {"open_matches": build})
+    return shared["open_matches"] or beyond["page"]
 
 
 @functools.lru_cache(maxsize=8)
@@ -77,14 +121,11 @@ def _live_matches(game=None) -> page_cache.Rendered:
 
 
 def lobby(request):
-    context = page_cache.cached(
-        "lobby",
-        ["open", "finished", "people"],
-        {
-            "open_matches": lambda: page_cache.render("games/_open_matches.html", {"by_game": _open_matches_by_game()}),
-            "live_matches": _live_matches,
-        },
-    )
+    context = {"open_matches": _open_matches_fragment(request)}
+    if request.GET.get("part") == "open":  # the page refreshing its list (static/js/lobby.js)
+        return render(request, "games/_open_matches_part.html", context)
+    # The watch list: public matches being played, shown whatever the list's filters.
+    context.update(page_cache.cached("lobby-live", ["open", "finished", "people"], {"live_matches": _live_matches}))
     if request.user.is_authenticated:
         game = request.GET.get("game")
         context["forms"] = _lobby_forms(game if game in {g.slug for g in all_games()} else None)
@@ -164,11 +205,13 @@ def _visible_match(request, match_id):
 def match_page(request, match_id):
     match = _visible_match(request, match_id)
     payload = selectors.match_payload(match, request.user)
+    is_creator = request.user.is_authenticated and request.user.pk == match.creator_id
     context = {
         "match": match,
         "payload": payload,
         "token": _token(request, match_id) or "",
-        "is_creator": request.user.is_authenticated and request.user.pk == match.creator_id,
+        "is_creator": is_creator,
+        "can_abort": is_creator and selectors.can_abort(match),
         "seated": any(s.user_id == getattr(request.user, "pk", None) for s in match.seats.all()),
         "has_free_seat": any(s.user_id is None for s in match.seats.all()),
         "bot_choices": [(name, bot_label(name)) for name in bot_names()],
@@ -246,7 +289,9 @@ def match_abort_view(request, match_id):
 
 
 def match_record(request, match_id):
-    """The game record: enough to replay the match anywhere (``manage.py replay_record``)."""
+    """The game record: enough to replay the match anywhere (``manage.py replay_record``). Its
+    actions are the public ones: a secret stays one (the engine replays a masked record to the
+    same result)."""
     match = _visible_match(request, match_id)
     if not match.is_over:
         raise Http404("The record is published when the match is over")
@@ -257,7 +302,7 @@ def match_record(request, match_id):
         "options": match.options,
         "players": [s.user.username if s.user else None for s in seats],
         "seat_names": selectors.match_seat_names(match, seats, state_cache.load(match)),
-        "actions": list(match.moves.order_by("index").values_list("action", flat=True)),
+        "actions": selectors.public_actions(match),
         "places": [s.place for s in seats],
         "scores": [s.score for s in seats],
         "end_reason": match.end_reason,

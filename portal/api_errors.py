@@ -6,8 +6,8 @@ not signed in who tries to act gets ``not_seated``, as on the socket.
 """
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
-from rest_framework import exceptions
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions, serializers
 from rest_framework.views import exception_handler
 
 CODE_FOR = {
@@ -42,3 +42,44 @@ def api_exception_handler(exc, context):
     elif isinstance(response.data, list):
         response.data = {"code": code, "message": message, "errors": response.data}
     return response
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error of the API, as the schema publishes it (DRF's own also carry ``detail`` or
+    the fields' errors beside these)."""
+
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+    "required": ["code", "message"],
+}
+
+
+def _error_response(description: str) -> dict:
+    return {
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
+
+
+def document_common_errors(result, generator, request, public):
+    """drf-spectacular hook: the errors every operation can answer, whatever its view says:
+    429 (every API view is throttled) and, with parameters in the path, 404 (nothing there,
+    or a path no route matches: ``not_found_json``)."""
+    result.setdefault("components", {}).setdefault("schemas", {}).setdefault("Error", ERROR_SCHEMA)
+    for path, operations in result.get("paths", {}).items():
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            responses.setdefault("429", _error_response("Too many requests: slow down."))
+            if "{" in path:
+                responses.setdefault("404", _error_response("Nothing there, or not visible to you."))
+    return result
+
+
+def not_found_json(request) -> JsonResponse:
+    """A 404 under /api/ for a path no route matches, in the API's own shape."""
+    return JsonResponse({"code": "not_found", "message": "There is nothing at this address."}, status=404)

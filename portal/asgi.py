@@ -10,12 +10,20 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from portal.sockets import SocketsPerAddressLimit, UnknownPathConsumer  # noqa: E402
+
+# A path no route serves is refused at the handshake (URLRouter alone raises: a 500 and a
+# logged error for every probe).
+unknown_path = [re_path(r"", UnknownPathConsumer.as_asgi())]
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SocketsPerAddressLimit(
+            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns + unknown_path)))
+        ),
     }
 )

@@ -18,9 +18,13 @@ from django.conf import settings
 
 def client_ip(request) -> str | None:
     """The address of the client that sent ``request`` (a Django or DRF request)."""
-    remote_addr = request.META.get("REMOTE_ADDR")
+    return client_address(request.META.get("REMOTE_ADDR"), request.META.get("HTTP_X_FORWARDED_FOR"))
+
+
+def client_address(remote_addr: str | None, forwarded: str | None) -> str | None:
+    """The client's address from the connection's (``remote_addr``) and ``X-Forwarded-For``
+    (``forwarded``), for a request or a WebSocket alike."""
     proxies = settings.TRUSTED_PROXY_COUNT
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
     if proxies == 0 or not forwarded:
         return remote_addr
     hops = [hop.strip() for hop in forwarded.split(",")]

@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -73,6 +74,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -166,6 +169,7 @@ CELERY_TASK_SOFT_TIME_LIMIT = 30
 CELERY_TASK_TIME_LIMIT = 60
 CELERY_BEAT_SCHEDULE = {
     "enforce-clocks": {"task": "games.tasks.enforce_clocks", "schedule": 5.0},
+    "expire-open-matches": {"task": "games.tasks.expire_open_matches", "schedule": 300.0},
 }
 
 # --- Accounts ----------------------------------------------------------------------------
@@ -223,8 +227,14 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # DRF's parsers, with JSON read under the size and depth limits below (portal.json_limits).
+    "DEFAULT_PARSER_CLASSES": [
+        "portal.json_limits.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "portal.api_errors.api_exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "portal.pagination.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
@@ -232,6 +242,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_THROTTLE_RATES": {"anon": "120/min", "user": "600/min"},
 }
+# JSON a client sends (an API body, a socket frame has its own smaller size) is refused past
+# this size or nesting depth: Python's parser has no depth limit of its own.
+JSON_MAX_BYTES = env.int("JSON_MAX_BYTES", default=64 * 1024)
+JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=20)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Territory Games API",
     "DESCRIPTION": "Matches, moves, rankings and players of the territory-games portal.",
@@ -240,6 +254,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "portal.api_errors.document_common_errors",
+    ],
 }
 
 # --- Login lockout and the client's address ----------------------------------------------
@@ -307,6 +325,38 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# Content-Security-Policy (django-csp): scripts and styles only from our own static files, no
+# inline script or on* attribute (data reaches scripts through json_script, which is not
+# run). 'self' covers the match socket (ws:/wss: to the same host) in connect-src.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+# Browser features the site never uses, switched off for it and anything it might embed.
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "camera",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "payment",
+        "usb",
+    )
+}
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
@@ -324,7 +374,14 @@ LOGGING = {
 }
 
 # --- The portal's own knobs --------------------------------------------------------------
+# Open WebSockets one client address may hold in one server process (portal.sockets); the
+# address is the peer's, or taken through TRUSTED_PROXY_COUNT proxies of our own.
+SOCKETS_PER_ADDRESS = env.int("SOCKETS_PER_ADDRESS", default=100)
 SITE_NAME = "Territory Games"
 # Live games: seconds per move; correspondence: days per move.
 LIVE_SECONDS_DEFAULT = 90
 CORRESPONDENCE_DAYS_DEFAULT = 3
+# Matches waiting for players: at most this many created by one person at a time, and each
+# called off (its players told) once nothing has happened to it for this many hours.
+MAX_OPEN_MATCHES_PER_PERSON = env.int("MAX_OPEN_MATCHES_PER_PERSON", default=5)
+OPEN_MATCH_EXPIRY_HOURS = env.float("OPEN_MATCH_EXPIRY_HOURS", default=24)

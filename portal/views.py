@@ -5,6 +5,7 @@ from games.engines import all_games
 from games.selectors import latest_finished
 
 from . import page_cache
+from .api_errors import not_found_json
 
 
 def home(request):
@@ -25,6 +26,8 @@ def about(request):
 
 
 def page_not_found(request, exception):
+    if request.path.startswith("/api/"):
+        return not_found_json(request)
     return render(request, "404.html", status=404)
 
 

@@ -5,20 +5,21 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 
 from games.engines import get_game
+from games.models import Match
+from portal.pagination import StrictPageNumberPagination
 
 from . import selectors
 from .models import Rating, RatingChange
 
 
-class RankingPagination(PageNumberPagination):
+class RankingPagination(StrictPageNumberPagination):
     page_size = selectors.RANKING_PAGE_SIZE
 
 
-class HistoryPagination(PageNumberPagination):
+class HistoryPagination(StrictPageNumberPagination):
     page_size = 100
 
 
@@ -50,6 +51,10 @@ class PlayerRatingSerializer(serializers.ModelSerializer):
 
 class RatingChangeSerializer(serializers.ModelSerializer):
     change = serializers.FloatField()
+    match = serializers.SerializerMethodField(help_text="The match's id; null for an invite-only match.")
+
+    def get_match(self, row) -> int | None:
+        return row.match_id if row.match_visibility == Match.Visibility.PUBLIC else None
 
     class Meta:
         model = RatingChange

@@ -49,7 +49,7 @@ def player_section(profile) -> dict:
                 first_number=row.rated_games - len(history) + 1,
                 dates=(f"{history[0].created:%d %b %Y}", f"{history[-1].created:%d %b %Y}"),
             )
-    recent = list(recent_finished_of(profile))
+    recent = list(recent_finished_of(profile, public_only=True))
     changes = selectors.changes_for_matches(profile, (m.pk for m in recent)) if recent else {}
     rows = []
     for match in recent:

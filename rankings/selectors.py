@@ -149,8 +149,9 @@ def rating_of(user, game: str, *, placed: bool = False) -> Rating | None:
 
 
 def rating_history(user, game: str, limit: int | None = None):
-    """``user``'s RatingChange rows in ``game``, oldest first (the last ``limit`` if given)."""
-    qs = RatingChange.objects.filter(user=user, game=game)
+    """``user``'s RatingChange rows in ``game``, oldest first (the last ``limit`` if given),
+    each with ``match_visibility``: an invite-only match's id is not for everyone."""
+    qs = RatingChange.objects.filter(user=user, game=game).annotate(match_visibility=F("match__visibility"))
     if limit is None:
         return qs.order_by("created", "id")
     return list(reversed(qs.order_by("-created", "-id")[:limit]))

@@ -130,8 +130,16 @@ def asgi_server(transactional_db):
     from portal.asgi import application
 
     port = _free_port()
+    # proxy_headers off, as `make serve` runs it: the site alone reads X-Forwarded-For, through
+    # TRUSTED_PROXY_COUNT (uvicorn would otherwise trust it from 127.0.0.1, every test client).
     config = uvicorn.Config(
-        application, host="127.0.0.1", port=port, log_level="warning", lifespan="off", ws="websockets-sansio"
+        application,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="off",
+        ws="websockets-sansio",
+        proxy_headers=False,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 CHANCE = -1
@@ -27,12 +28,30 @@ class IllegalAction(ValueError):
 
 @dataclass(frozen=True)
 class Option:
-    """A choice made when a match is created (shown in the lobby's form)."""
+    """A choice made when a match is created (shown in the lobby's form).
+
+    A yes/no option by default. An option with ``values`` is a whole number instead:
+    ``values(num_players)`` lists the numbers allowed with that many players, and its value
+    ``None`` (the default, and what an old record without the option means) is the game's
+    standard.
+    """
 
     name: str
     label: str
-    default: bool = False
+    default: bool | None = False
     help: str = ""
+    values: Callable[[int], tuple[int, ...]] | None = None
+
+
+def describe_numbers(values: tuple[int, ...]) -> str:
+    """``(2, 4, 6)`` -> "an even number from 2 to 6"; ``(1, 2, 3)`` -> "a number from 1 to 3"."""
+    if len(values) > 2:
+        steps = {b - a for a, b in pairwise(values)}
+        if steps == {1}:
+            return f"a number from {values[0]} to {values[-1]}"
+        if steps == {2} and values[0] % 2 == 0:
+            return f"an even number from {values[0]} to {values[-1]}"
+    return "one of " + ", ".join(str(v) for v in values)
 
 
 @dataclass(frozen=True)
@@ -50,8 +69,10 @@ class Game:
     def allowed_player_counts(self) -> tuple[int, ...]:
         return self.player_counts or tuple(range(self.min_players, self.max_players + 1))
 
-    def normalise_options(self, options: dict | None) -> dict[str, Any]:
-        """Fill defaults and refuse unknown or badly typed options (``ValueError``)."""
+    def normalise_options(self, options: dict | None, num_players: int | None = None) -> dict[str, Any]:
+        """Fill defaults and refuse unknown, badly typed or out-of-range options
+        (``ValueError``). A number option is checked against ``num_players`` when given,
+        otherwise against every player count of the game."""
         options = dict(options or {})
         known = {o.name: o for o in self.options}
         unknown = sorted(set(options) - set(known))
@@ -60,10 +81,40 @@ class Game:
         result = {}
         for name, opt in known.items():
             value = options.get(name, opt.default)
-            if not isinstance(value, bool):
+            if opt.values is not None:
+                if value is not None:
+                    self._check_number(opt, value, num_players)
+            elif not isinstance(value, bool):
                 raise ValueError(f"Option {name} must be true or false.")
             result[name] = value
         return result
+
+    def options_text(self, options: dict | None) -> list[str]:
+        """The chosen options that differ from the standard game, in words: a yes/no option by
+        its label, a number as "label: value"."""
+        options = options or {}
+        words = []
+        for opt in self.options:
+            value = options.get(opt.name, opt.default)
+            if opt.values is not None and value is not None:
+                words.append(f"{opt.label}: {value}")
+            elif opt.values is None and value is True:
+                words.append(opt.label)
+        return words
+
+    def option_values(self, option: Option, num_players: int | None = None) -> tuple[int, ...]:
+        """The numbers a number option allows with ``num_players`` (or with any count)."""
+        counts = self.allowed_player_counts() if num_players is None else (num_players,)
+        return tuple(sorted({v for n in counts for v in option.values(n)}))
+
+    def _check_number(self, option: Option, value: Any, num_players: int | None) -> None:
+        is_number = isinstance(value, int) and not isinstance(value, bool)
+        allowed = self.option_values(option, num_players)
+        if not is_number or value not in allowed:
+            rule = f"{option.label} must be {describe_numbers(allowed)}, not {value if is_number else repr(value)}."
+            if num_players is not None:
+                rule = f"With {num_players} players, {rule[0].lower()}{rule[1:]}"
+            raise ValueError(rule)
 
     def check_players(self, num_players: int) -> None:
         if num_players not in self.allowed_player_counts():

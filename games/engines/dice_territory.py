@@ -126,6 +126,7 @@ DICE_ACTIONS = tuple(f"dice:{a},{b}" for a in range(1, 7) for b in range(1, 7))
 CLAIM_ACTIONS = tuple(f"claim:{name}" for name in SPACE_NAMES)
 CAPTURE_ACTIONS = tuple(f"capture:{name}" for name in SPACE_NAMES)
 CARD_ACTIONS = tuple(f"card:{letter}" for letter in CARD_LETTERS)
+HIDDEN_CARD_ACTION = "card:?"  # the face-down card, in every history anyone sees
 FIRST_ACTIONS = tuple(f"first:{seat}" for seat in range(6))
 
 _PARSED: dict[str, tuple[int, int, int]] = {ROLL: (K_ROLL, 0, 0), STOP: (K_STOP, 0, 0)}
@@ -617,10 +618,11 @@ class DiceTerritoryState(State):
         return {"seat": seat, "ended_by": how, "kept": [SPACE_NAMES[i] for i in _mask_spaces(kept)]}
 
     def public_history(self) -> list[str]:
-        """The history as anyone may see it: the face-down round-1 card reads ``card:?``."""
+        """The history as anyone may see it, during the game and after: the face-down round-1
+        card reads ``card:?``."""
         history = list(self.history)
         if len(history) > 1:
-            history[1] = "card:?"
+            history[1] = HIDDEN_CARD_ACTION
         return history
 
     # -- copies --------------------------------------------------------------------------
@@ -680,7 +682,20 @@ class DiceTerritory(Game):
         self.normalise_options(options)
         return DiceTerritoryState(self, num_players)
 
+    def replay(self, num_players: int, options: dict | None, actions) -> DiceTerritoryState:
+        """As any game's, and a public record too, whose face-down card reads ``card:?``: that
+        card never takes effect and nobody sees it, so any card the record does not draw face
+        up later gives the same game (every view, score and place). The server replays from
+        its stored moves, which keep the real card."""
+        actions = list(actions)
+        if len(actions) > 1 and actions[1] == HIDDEN_CARD_ACTION:
+            face_up = set(actions[2:])
+            actions[1] = next((card for card in CARD_ACTIONS if card not in face_up), HIDDEN_CARD_ACTION)
+        return super().replay(num_players, options, actions)
+
     def action_label(self, action: str) -> str:
+        if action == HIDDEN_CARD_ACTION:
+            return "A card is drawn"
         parsed = _PARSED.get(action) if type(action) is str else None
         if parsed is None:
             return str(action)

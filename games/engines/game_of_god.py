@@ -11,6 +11,10 @@ travel along are precomputed once, already cut where the seat's own goal area be
 right after the first square of an opponent's goal area; a move is then legal exactly when
 the squares before its target are empty and the target is empty or a pure stack of the mover.
 
+The option ``pieces`` (pieces per player; ``None``, the default and what an old record means,
+is the standard 14 or 10) changes only the set-up: the pieces stand in pairs on the own goal
+area, and the chooser names every goal square left empty, one ``vacant:X`` at a time.
+
 Actions: ``chooser:S`` ``vacant:X`` ``first:S`` (set-up), ``move:FROM-TO``,
 ``challenge:SQUARE`` / ``pass``, ``dice:A,B`` (A = challenger's d6, B = defender's), and the
 defender's ``trap`` / ``spare``.
@@ -18,7 +22,7 @@ defender's ``trap`` / ``spare``.
 
 from __future__ import annotations
 
-from .base import CHANCE, TERMINAL, Game, IllegalAction, State, places_from_keys
+from .base import CHANCE, TERMINAL, Game, IllegalAction, Option, State, places_from_keys
 
 SIZE = 8
 SQUARES = SIZE * SIZE
@@ -82,7 +86,6 @@ class _Layout:
         "goal_owner",
         "goal_squares",
         "num_players",
-        "pieces",
         "ray_by_dir",
         "rays",
         "sides",
@@ -92,7 +95,6 @@ class _Layout:
     def __init__(self, num_players: int):
         self.num_players = num_players
         self.sides = (0, 2) if num_players == 2 else (0, 1, 2, 3)
-        self.pieces = 14 if num_players == 2 else 10
         goal_owner = [-1] * SQUARES
         goal_squares = []
         span = range(SIZE) if num_players == 2 else range(1, SIZE - 1)
@@ -159,6 +161,11 @@ class _Layout:
         return _edge_square(side, index)
 
 
+def _vacant_words(label: str) -> str:
+    """The goal square a ``vacant:`` label names, in words: "column c" or "row 3"."""
+    return f"{'column' if label.isalpha() else 'row'} {label}"
+
+
 def _edge_square(side: int, index: int) -> int:
     """Square number ``index`` (0-7, west to east or north to south) along edge ``side``."""
     if side == 0:
@@ -171,6 +178,19 @@ def _edge_square(side: int, index: int) -> int:
 
 
 _LAYOUTS = {n: _Layout(n) for n in (2, 4)}
+# The standard game: 14 pieces each for two players (7 pairs on 8 goal squares), 10 each for
+# four (5 pairs on 6).
+STANDARD_PIECES = {2: 14, 4: 10}
+
+
+def pieces_choices(num_players: int) -> tuple[int, ...]:
+    """The numbers of pieces per player the ``pieces`` option allows: the pieces stand in
+    pairs on the own goal area, one pair to a square at most, so an even number from one pair
+    up to a pair on every goal square (16 for two players, 12 for four)."""
+    layout = _LAYOUTS.get(num_players)
+    if layout is None:
+        return ()
+    return tuple(range(2, 2 * len(layout.goal_squares[0]) + 1, 2))
 
 
 class GameOfGodState(State):
@@ -191,16 +211,18 @@ class GameOfGodState(State):
         "moves_played",
         "num_players",
         "owner",
+        "pieces",
         "step",
         "target",
         "top",
         "total",
         "turn",
+        "vacancies",
         "vacant",
         "winner",
     )
 
-    def __init__(self, game: Game, num_players: int):
+    def __init__(self, game: Game, num_players: int, pieces: int | None = None):
         self.game = game
         self.num_players = num_players
         self.history = []
@@ -213,10 +235,13 @@ class GameOfGodState(State):
         self.defender = -1  # the seat choosing trap or spare
         self.chooser = -1
         self.choosers_done = 0
-        self.vacant: list[str | None] = [None] * num_players
+        # Pieces per player, and the squares of each goal area left empty at set-up.
+        self.pieces = pieces if pieces is not None else STANDARD_PIECES[num_players]
+        self.vacancies = len(self.layout.goal_squares[0]) - self.pieces // 2
+        self.vacant: list[tuple[str, ...]] = [()] * num_players  # the labels named so far
         self.moves_played = 0
         self.in_goal = [0] * num_players
-        self.total = [self.layout.pieces] * num_players
+        self.total = [self.pieces] * num_players
         self.winner = -1
         self.end_reason = ""
         self.moved_square = -1  # the square of the moved piece while a challenge may follow
@@ -224,6 +249,10 @@ class GameOfGodState(State):
         self.last_dice: dict | None = None
         self.last_move: tuple[int, int] | None = None
         self._legal: list[str] | None = None
+        if self.vacancies == 0:  # a pair on every goal square: nothing to choose
+            for seat in range(num_players):
+                self._lay_pairs(seat)
+            self.step = FIRST
 
     # -- test helper -----------------------------------------------------------------------
 
@@ -305,7 +334,8 @@ class GameOfGodState(State):
         if step == FIRST:
             return list(self.layout.first_actions)
         if step == VACANT:
-            return list(self.layout.vacant_options[self.turn])
+            named = self.vacant[self.turn]
+            return [a for a in self.layout.vacant_options[self.turn] if a[7:] not in named]
         return []
 
     def chance_outcomes(self) -> list[tuple[str, float]]:
@@ -439,6 +469,8 @@ class GameOfGodState(State):
             options = self.layout.vacant_options[self.turn]
             if action not in options:
                 raise IllegalAction(self._wrong_kind(action, f"one of {', '.join(options)}"))
+            if action[7:] in self.vacant[self.turn]:
+                raise IllegalAction(f"You already leave {_vacant_words(action[7:])} empty.")
             self.history.append(action)
             self._legal = None
             self._choose_vacant(self.turn, action.partition(":")[2])
@@ -448,23 +480,30 @@ class GameOfGodState(State):
     # -- what actions do -------------------------------------------------------------------
 
     def _choose_vacant(self, seat: int, label: str) -> None:
-        layout = self.layout
         n = self.num_players
         mirror = (seat + n // 2) % n  # the seat opposite
         for s in (seat, mirror):
-            self.vacant[s] = label
-            empty = layout.vacant_square(s, label)
-            for sq in layout.goal_squares[s]:
-                if sq != empty:
-                    self.board[sq] = (s, s)
-                    self.top[sq] = s
-                    self.owner[sq] = s
+            self.vacant[s] = self.vacant[s] + (label,)
+        if len(self.vacant[seat]) < self.vacancies:
+            return  # the chooser names the next square
+        self._lay_pairs(seat)
+        self._lay_pairs(mirror)
         self.choosers_done += 1
         if n == 4 and self.choosers_done == 1:
             self.turn = (seat + 1) % n  # the next seat clockwise chooses for its pair
         else:
             self.turn = -1
             self.step = FIRST
+
+    def _lay_pairs(self, seat: int) -> None:
+        """A pair of ``seat``'s pieces on every square of its goal area not left empty."""
+        layout = self.layout
+        empty = {layout.vacant_square(seat, label) for label in self.vacant[seat]}
+        for sq in layout.goal_squares[seat]:
+            if sq not in empty:
+                self.board[sq] = (seat, seat)
+                self.top[sq] = seat
+                self.owner[sq] = seat
 
     def _move(self, seat: int, f: int, t: int) -> None:
         board = self.board
@@ -612,6 +651,8 @@ class GameOfGodState(State):
         c.defender = self.defender
         c.chooser = self.chooser
         c.choosers_done = self.choosers_done
+        c.pieces = self.pieces
+        c.vacancies = self.vacancies
         c.vacant = self.vacant[:]
         c.moves_played = self.moves_played
         c.in_goal = self.in_goal[:]
@@ -643,8 +684,16 @@ class GameOfGodState(State):
         if step == VACANT:
             mirror = SIDE_NAMES[(self.layout.sides[self.turn] + 2) % 4]
             what = "column" if self.layout.sides[self.turn] in (0, 2) else "row"
-            return f"Choose the {what} of your goal area to leave empty ({mirror} mirrors it)."
+            if self.vacancies == 1:
+                return f"Choose the {what} of your goal area to leave empty ({mirror} mirrors it)."
+            left = self.vacancies - len(self.vacant[self.turn])
+            return (
+                f"Choose {self.vacancies} {what}s of your goal area to leave empty, one at a time "
+                f"({left} more; {mirror} mirrors them)."
+            )
         if step == CHOOSER:
+            if self.vacancies > 1:
+                return "The dice decide who chooses the empty goal squares."
             return "The dice decide who chooses the empty goal square."
         if step == FIRST:
             return "The dice decide who moves first."
@@ -699,10 +748,12 @@ class GameOfGodState(State):
                 "frozen": frozen,
                 "trapped": trapped,
                 "pieces_per_player": list(self.total),
+                "standard_pieces": STANDARD_PIECES[n],
                 "in_goal": list(self.in_goal),
                 "score_breakdown": breakdown,
                 "chooser": self.chooser if self.chooser >= 0 else None,
-                "vacant": list(self.vacant),
+                "vacant": [list(labels) for labels in self.vacant],
+                "vacancies": self.vacancies,
                 "challenge_from": challenge_from,
                 "challenge_targets": (
                     [SQUARE_NAMES[t] for t in self._targets(self.moved_square)] if self.step == CHALLENGE else []
@@ -725,8 +776,8 @@ class GameOfGodState(State):
 class GameOfGod(Game):
     def new_state(self, num_players: int, options: dict | None = None) -> GameOfGodState:
         self.check_players(num_players)
-        self.normalise_options(options)
-        return GameOfGodState(self, num_players)
+        options = self.normalise_options(options, num_players)
+        return GameOfGodState(self, num_players, options["pieces"])
 
     def action_label(self, action: str) -> str:
         if not isinstance(action, str):
@@ -747,8 +798,7 @@ class GameOfGod(Game):
             a, b = DICE_VALUES[action]
             return f"Challenger rolls {a}, defender rolls {b}"
         if verb == "vacant":
-            what = "column" if arg.isalpha() else "row"
-            return f"Leave {what} {arg} empty"
+            return f"Leave {_vacant_words(arg)} empty"
         if verb == "chooser" and arg.isdigit():
             return f"Seat {int(arg) + 1} chooses the empty goal square"  # counted from 1
         if verb == "first" and arg.isdigit():
@@ -763,4 +813,15 @@ GAME = GameOfGod(
     max_players=4,
     summary="Race stacking pieces into your opponents' goal areas; dice settle challenges.",
     player_counts=(2, 4),
+    options=(
+        Option(
+            name="pieces",
+            label="Pieces per player",
+            default=None,
+            help="Leave empty for the standard game (14 each for two players, 10 each for four). "
+            "Otherwise an even number: the pieces stand in pairs on the own goal area, up to 16 "
+            "each for two players and 12 each for four.",
+            values=pieces_choices,
+        ),
+    ),
 )

@@ -580,7 +580,7 @@ class TerritoriesState(State):
             yellow = bin(area & self.farms[YELLOW]).count("1")
             red = bin(area & self.farms[RED]).count("1")
             owner = None
-            if trunk_phase and not (yellow and red):
+            if trunk_phase and bool(yellow) != bool(red):  # no farm house: nobody's land
                 owner = YELLOW if yellow else RED
             areas.append(
                 {
@@ -623,13 +623,14 @@ class TerritoriesState(State):
 
     # -- rules -----------------------------------------------------------------------
     def _decided_areas(self) -> list[tuple[int, int, int]]:
-        """(colour, land squares, area mask) of every area holding farm houses of one colour."""
+        """(colour, land squares, area mask) of every area holding farm houses of one colour.
+        An area with farm houses of both colours, or with none, is nobody's."""
         result = []
         all_farms = self.farms[0] | self.farms[1]
         for area in self.areas:
             yellow = area & self.farms[YELLOW]
             red = area & self.farms[RED]
-            if yellow and red:
+            if bool(yellow) == bool(red):
                 continue
             colour = YELLOW if yellow else RED
             result.append((colour, bin(area & ~all_farms).count("1"), area))

@@ -5,8 +5,9 @@
 //
 // Clicks: one of your movable stacks, then one of its lit targets (move:FROM-TO); a lone
 // piece next to the piece you just moved (challenge:SQUARE); a square of your goal area to
-// leave empty during set-up (vacant:X). Passing, trapping and sparing stay in the page's
-// button list.
+// leave empty during set-up (vacant:X; with another number of pieces than the standard the
+// chooser names several, one at a time, and the named ones are crossed out). Passing, trapping
+// and sparing stay in the page's button list.
 
 import { SVG, el, linkStylesheet, seatName, shortName as shorten, title as tip } from "./board-kit.js";
 
@@ -15,8 +16,8 @@ const COLUMNS = "abcdefgh";
 const SIDE_LETTER = { North: "N", East: "E", South: "S", West: "W" };
 const SIDE_CLASS = { North: "north", East: "east", South: "south", West: "west" };
 const STEP_WORDS = {
-  chooser: "the dice pick who chooses the empty goal square",
-  vacant: "choosing the empty goal square",
+  chooser: "the dice pick who chooses the empty goal squares",
+  vacant: "choosing the empty goal squares",
   first: "the dice pick who moves first",
   move: "moving a piece",
   challenge: "challenge a lone piece or pass",
@@ -220,6 +221,7 @@ function drawBoard(g, view, ctx, m, goals, margin) {
   const frozen = view.frozen || {};
   const trapped = view.trapped || {};
   const full = SIZE * CELL;
+  const namedEmpty = emptyNamed(view);
 
   // Goal-area bands with the side's letter, name and player.
   for (const [side, seat] of Object.entries(goals.byEdge)) drawGoalBand(g, view, ctx, side, seat, full);
@@ -251,6 +253,7 @@ function drawBoard(g, view, ctx, m, goals, margin) {
       if (view.challenged === name) el("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 4, class: "gg-challenged" }, sq);
       const stack = stacks[name];
       if (stack && stack.length) drawStack(sq, view, x, y, stack, frozen[name] || [], trapped[name] || [], home, name);
+      else if (namedEmpty.has(name)) crossOut(sq, x, y, name);
     }
   }
   el("rect", { x: 0, y: 0, width: full, height: full, class: "gg-frame" }, g);
@@ -276,6 +279,28 @@ function drawBoard(g, view, ctx, m, goals, margin) {
   }
 
   drawClickables(g, view, ctx, m, goals);
+}
+
+// While the set-up goes on, the goal squares already named to stay empty (both the chooser's
+// and the mirrored ones of the facing side).
+function emptyNamed(view) {
+  const named = new Set();
+  if (view.step !== "vacant") return named;
+  (view.vacant || []).forEach((labels, seat) => {
+    const side = sideOf(view, seat);
+    for (const sq of (view.goal_areas || [])[seat] || []) {
+      const [c, r] = squareCR(sq);
+      if ((labels || []).includes(side === "North" || side === "South" ? COLUMNS[c] : String(r + 1))) named.add(sq);
+    }
+  });
+  return named;
+}
+
+function crossOut(parent, x, y, name) {
+  const s = el("g", { class: "gg-named-empty" }, parent);
+  el("line", { x1: x + 16, y1: y + 16, x2: x + CELL - 16, y2: y + CELL - 16 }, s);
+  el("line", { x1: x + CELL - 16, y1: y + 16, x2: x + 16, y2: y + CELL - 16 }, s);
+  tip(s, `${name} stays empty`);
 }
 
 function drawGoalBand(g, view, ctx, side, seat, full) {
@@ -557,12 +582,18 @@ function drawPanel(g, view, ctx, m, w, fs, compact) {
     y = wrapText(g, pad, y, moves, "gg-line muted", f(14), inner, line);
     if (lastMove) y = wrapText(g, pad, y, lastMove, "gg-line", f(15), inner, line);
   }
-  if (view.vacant && view.vacant.some((v) => v) && (!compact || (view.moves_played || 0) === 0)) {
-    // One choice per pair of opposite sides: "N/S column d", "E/W row 2".
+  const pieces = (view.pieces_per_player || [])[0];
+  if (pieces && view.standard_pieces && pieces !== view.standard_pieces) {
+    y = wrapText(g, pad, y, `${pieces} pieces each (standard: ${view.standard_pieces})`, "gg-line strong", f(14), inner, line);
+  }
+  if (view.vacant && view.vacant.some((v) => v && v.length) && (!compact || (view.moves_played || 0) === 0)) {
+    // One choice per pair of opposite sides: "N/S column d", "E/W rows 2, 5".
     const pairs = new Map();
-    view.vacant.forEach((v, s) => {
-      if (!v) return;
-      const what = /^[a-h]$/.test(v) ? `column ${v}` : `row ${v}`;
+    view.vacant.forEach((named, s) => {
+      const labels = [].concat(named || []);
+      if (!labels.length) return;
+      const plural = labels.length > 1 ? "s" : "";
+      const what = /^[a-h]$/.test(labels[0]) ? `column${plural} ${labels.join(", ")}` : `row${plural} ${labels.join(", ")}`;
       if (!pairs.has(what)) pairs.set(what, []);
       pairs.get(what).push(letterOf(view, s));
     });
@@ -651,7 +682,11 @@ function hintFor(view, ctx, m) {
     return "Click one of your outlined stacks, then one of its lit target squares.";
   }
   if (m.challenge.size) return "Click a piece in a red frame to challenge it, or choose “Do not challenge” below.";
-  if (m.vacant.size) return "Click the square of your goal area to leave empty (the opposite side mirrors it).";
+  if (m.vacant.size) {
+    const left = (view.vacancies || 1) - (((view.vacant || [])[ctx.seat] || []).length);
+    if ((view.vacancies || 1) === 1) return "Click the square of your goal area to leave empty (the opposite side mirrors it).";
+    return `Click ${left} more square${left === 1 ? "" : "s"} of your goal area to leave empty, one at a time (the opposite side mirrors them).`;
+  }
   if (m.other.some((e) => e.action === "trap")) return "You won the challenge: trap the challenger's piece or spare it (buttons below).";
   const actor = view.current_player;
   if (actor !== null && actor !== undefined && ctx.seat !== actor && view.sides) return `Waiting for ${who(view, ctx, actor)}.`;

@@ -298,12 +298,15 @@ function drawField(g, view, ctx, moves) {
 }
 
 // One label per decided area with land: its owner's letter and the land it counts, on the
-// square nearest its middle that has no farm house.
+// square nearest its middle that has no farm house. A closed area without any farm house is
+// nobody's: its label says so ("– 1") and it is not shaded.
 function drawAreaLabels(g, view, squares) {
   const bySquare = new Map(squares.map((s) => [s.square, s]));
   const labels = el("g", { class: "tr-area-labels" }, g);
+  const fenced = view.phase === "trunks" || view.phase === "over";
   for (const area of view.areas || []) {
-    if (!area.owner) continue;
+    const nobody = fenced && !area.owner && !area.farms.yellow && !area.farms.red;
+    if (!area.owner && !nobody) continue;
     const cells = area.squares.map((n) => bySquare.get(n)).filter(Boolean);
     const pick = cells.filter((s) => !s.farm);
     if (!pick.length) continue; // farm houses only: no land, and the houses say whose it is
@@ -313,10 +316,11 @@ function drawAreaLabels(g, view, squares) {
     const s = pick[0];
     const cx = LEFT + s.col * CELL + CELL / 2;
     const cy = TOP + s.row * CELL + CELL / 2 + 4;
-    const lg = el("g", { class: `tr-area-label ${area.owner}` }, labels);
-    title(lg, `${COLOURS[area.owner].name}'s area: ${area.land} land square${area.land === 1 ? "" : "s"}`);
+    const squaresWord = `${area.land} land square${area.land === 1 ? "" : "s"}`;
+    const lg = el("g", { class: `tr-area-label ${nobody ? "nobody" : area.owner}` }, labels);
+    title(lg, nobody ? `No farm house: ${squaresWord} for nobody` : `${COLOURS[area.owner].name}'s area: ${squaresWord}`);
     el("rect", { x: cx - 25, y: cy - 15, width: 50, height: 28, rx: 14, class: "tr-area-pill" }, lg);
-    txt(lg, cx, cy + 6, `${COLOURS[area.owner].letter} ${area.land}`, "tr-area-text", { "text-anchor": "middle" });
+    txt(lg, cx, cy + 6, `${nobody ? "–" : COLOURS[area.owner].letter} ${area.land}`, "tr-area-text", { "text-anchor": "middle" });
   }
 }
 

@@ -186,6 +186,7 @@ function renderResult() {
   els.result.className = "result card";
   if (payload.status === "aborted") {
     els.result.append(text("h2", "The match was called off"));
+    if (payload.end_reason === "expired") els.result.append(text("p", "Nobody took the free seats for a day, so the match was closed."));
     return;
   }
   els.result.append(text("h2", "Final ranking"));
@@ -245,6 +246,9 @@ function applySnapshot(snapshot) {
   if (snapshot.chat) renderChat(snapshot.chat);
   render();
   extendMoves(snapshot);
+  // Abort is offered only before the first move: it goes once the match has moved on.
+  const abortForm = document.getElementById("abort-form");
+  if (abortForm && (snapshot.status !== "active" || snapshot.moves > Number(abortForm.dataset.moves))) abortForm.remove();
   if (statusChanged && (snapshot.status === "active" || snapshot.status === "finished")) {
     // Seats and buttons around the board (join, resign) depend on the status.
     if (document.getElementById("waiting-heading") || snapshot.status === "finished") window.location.reload();
@@ -361,7 +365,7 @@ function connect() {
     }
     const delay = Math.min(10000, 500 * 2 ** retry) + Math.random() * 250;
     retry += 1;
-    showBanner("Reconnecting…");
+    showBanner(event.code === 4429 ? `${event.reason} Reconnecting…` : "Reconnecting…");
     setTimeout(connect, delay);
   });
 }
@@ -450,6 +454,15 @@ if (inviteLink) {
     }
   });
 }
+// The page's own handlers live here, not in the markup: the site's Content-Security-Policy
+// runs no inline script or on* attribute.
+document.addEventListener("submit", (event) => {
+  const question = event.target.dataset.confirm;
+  if (question && !window.confirm(question)) event.preventDefault();
+});
+document.addEventListener("click", (event) => {
+  if (event.target.matches("input[data-select-on-click]")) event.target.select();
+});
 
 clockTimer = setInterval(tickClock, 1000);
 // Updates travel at most once: should one be lost on the way, the page would wait for a move

@@ -26,12 +26,12 @@ def cheap_bots():
     }
 
 
-def random_positions(game, num_players, count, seed):
+def random_positions(game, num_players, count, seed, options=None):
     """Positions where a seat must decide, from random games (chance resolved at random)."""
     rng = random.Random(seed)
     positions = []
     while len(positions) < count:
-        state = game.new_state(num_players)
+        state = game.new_state(num_players, options)
         stop_after = rng.randrange(0, 160)
         steps = 0
         while not state.is_terminal():
@@ -71,6 +71,21 @@ def test_every_bot_plays_a_legal_action_from_many_random_positions(slug, num_pla
             action = bot.choose(state, seat, random.Random(i))
             assert action in legal, f"{name} chose {action!r}, not legal in {slug}"
         assert state.history == before  # the bots searched copies, never the position itself
+
+
+GOD = get_game("game-of-god")
+GOD_PIECES = [(n, p) for n in GOD.allowed_player_counts() for p in GOD.option_values(GOD.options[0], n)]
+
+
+@pytest.mark.parametrize(("num_players", "pieces"), GOD_PIECES, ids=lambda v: str(v))
+def test_every_bot_plays_game_of_god_with_any_number_of_pieces(num_players, pieces):
+    bots = cheap_bots()
+    positions = random_positions(GOD, num_players, count=3, seed=f"{num_players}/{pieces}", options={"pieces": pieces})
+    for i, state in enumerate(positions):
+        seat = state.current_player()
+        for name, bot in bots.items():
+            action = bot.choose(state, seat, random.Random(i))
+            assert action in state.legal_actions(), f"{name} chose {action!r} with {pieces} pieces"
 
 
 @pytest.mark.parametrize("slug", [game.slug for game in all_games()])

@@ -44,17 +44,27 @@ def playout_states(game, num_players, seed, options=None):
     raise AssertionError(f"{game.slug} did not end within {MAX_ACTIONS} actions (seed {seed})")
 
 
-def option_sets(game):
+def option_sets(game, num_players):
+    """The default game, each yes/no option flipped, and every value of each number option."""
     yield {}
     for option in game.options:
-        yield {option.name: not option.default}
+        if option.values is None:
+            yield {option.name: not option.default}
+        else:
+            for value in game.option_values(option, num_players):
+                yield {option.name: value}
+
+
+def case_id(game, num_players, options):
+    chosen = [k if v is True else f"{k}{v}" for k, v in options.items() if v]
+    return f"{game.slug}-{num_players}p-{'-'.join(chosen) or 'default'}"
 
 
 CASES = [
-    pytest.param(game, n, options, id=f"{game.slug}-{n}p-{'-'.join(k for k, v in options.items() if v) or 'default'}")
+    pytest.param(game, n, options, id=case_id(game, n, options))
     for game in GAMES
     for n in game.allowed_player_counts()
-    for options in option_sets(game)
+    for options in option_sets(game, n)
 ]
 
 

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from games.engines import CHANCE, TERMINAL, IllegalAction
-from games.engines.game_of_god import GAME, MOVE_LIMIT, GameOfGodState
+from games.engines.game_of_god import GAME, MOVE_LIMIT, GameOfGodState, pieces_choices
 
 
 def position(num_players, stacks, to_move, **kwargs):
@@ -51,7 +51,7 @@ def test_two_player_setup_lays_seven_pairs_and_mirrors_the_empty_column():
         assert board[f"{col}1"] == [0, 0]
         assert board[f"{col}8"] == [1, 1]
     assert len(board) == 14
-    assert state.view(None)["vacant"] == ["c", "c"]
+    assert state.view(None)["vacant"] == [["c"], ["c"]]
     assert state.current_player() == CHANCE
     state.apply("first:1")
     assert state.current_player() == 1
@@ -74,7 +74,7 @@ def test_four_player_setup_leaves_corners_empty_and_both_choices_are_mirrored():
         pairs = [sq for sq in squares if sq in board]
         assert len(pairs) == 5
         assert all(board[sq] == [seat, seat] for sq in pairs)
-    assert state.view(None)["vacant"] == ["e", "5", "e", "5"]
+    assert state.view(None)["vacant"] == [["e"], ["5"], ["e"], ["5"]]
     state.apply("first:3")
     assert state.current_player() == 3
     state.apply("move:a2-b2")
@@ -411,3 +411,124 @@ def test_an_illegal_action_changes_nothing():
             state.apply(action)
     assert json.dumps(state.view(None)) == before
     assert state.history == []
+
+
+# -- other numbers of pieces -------------------------------------------------------------
+# The seed: "If less or more than a standard number of pieces per player is to be used, then
+# each player must be assigned the same number of colored pieces and the pieces aligned in the
+# goal areas must be mirrored for all the facing players." The ruling (our rules page): an
+# even number, in pairs on the own goal area; the chooser names every empty square.
+
+
+def test_fewer_pieces_stand_in_pairs_and_the_facing_player_mirrors_every_empty_square():
+    # "each player must be assigned the same number of colored pieces and the pieces aligned
+    # in the goal areas must be mirrored for all the facing players"
+    state = GAME.new_state(2, {"pieces": 6})  # 3 pairs each: 5 of the 8 goal squares stay empty
+    state.apply("chooser:0")
+    assert state.prompt() == (
+        "Choose 5 columns of your goal area to leave empty, one at a time (5 more; South mirrors them)."
+    )
+    for column in "abdg":
+        state.apply(f"vacant:{column}")
+        assert state.current_player() == 0  # the same chooser names every empty square
+    assert state.legal_actions() == ["vacant:c", "vacant:e", "vacant:f", "vacant:h"]
+    with pytest.raises(IllegalAction, match="already leave column d empty"):
+        state.apply("vacant:d")
+    assert stacks(state) == {}  # the pieces go down once every empty square is named
+    state.apply("vacant:h")
+    board = stacks(state)
+    assert board == {"c1": [0, 0], "e1": [0, 0], "f1": [0, 0], "c8": [1, 1], "e8": [1, 1], "f8": [1, 1]}
+    view = state.view(None)
+    assert view["vacant"] == [list("abdgh"), list("abdgh")]
+    assert view["pieces_per_player"] == [6, 6]
+    assert state.current_player() == CHANCE and state.legal_actions() == ["first:0", "first:1"]
+
+
+def test_four_players_with_more_pieces_mirror_both_choices_and_keep_the_corners_empty():
+    # "mirrored for all the facing players": North/South and East/West each mirror a choice.
+    state = play(GAME.new_state(4, {"pieces": 8}), "chooser:1")  # 4 pairs on 6 goal squares each
+    play(state, "vacant:2", "vacant:7")  # East names two rows
+    assert state.current_player() == 2  # then South, the next seat clockwise, names two columns
+    play(state, "vacant:b", "vacant:c")
+    board = stacks(state)
+    assert sorted(board) == sorted(
+        ["d1", "e1", "f1", "g1", "h3", "h4", "h5", "h6", "d8", "e8", "f8", "g8", "a3", "a4", "a5", "a6"]
+    )
+    for seat, squares in enumerate(state.view(None)["goal_areas"]):
+        assert [board[sq] for sq in squares if sq in board] == [[seat, seat]] * 4
+    assert state.view(None)["vacant"] == [["b", "c"], ["2", "7"], ["b", "c"], ["2", "7"]]
+
+
+@pytest.mark.parametrize(("num_players", "pieces", "squares"), [(2, 16, 8), (4, 12, 6)])
+def test_a_pair_on_every_goal_square_leaves_nothing_to_choose(num_players, pieces, squares):
+    state = GAME.new_state(num_players, {"pieces": pieces})
+    assert state.current_player() == CHANCE
+    assert state.legal_actions() == [f"first:{s}" for s in range(num_players)]  # no chooser
+    board = stacks(state)
+    assert len(board) == squares * num_players
+    for seat, goal in enumerate(state.view(None)["goal_areas"]):
+        assert all(board[sq] == [seat, seat] for sq in goal)
+
+
+def test_with_fewer_pieces_bringing_all_of_them_home_wins():
+    # "The first player to move all their pieces into an opponent's goal area ... is
+    # designated the winner": all of the pieces the match gives, here 2.
+    state = GAME.new_state(2, {"pieces": 2})  # one pair each, in the same column
+    play(state, "chooser:0", *[f"vacant:{c}" for c in "abcefgh"], "first:0")
+    assert stacks(state) == {"d1": [0, 0], "d8": [1, 1]}
+    play(state, "move:d1-d3", "move:d8-d4", "pass", "move:d3-e3", "move:d4-a4", "move:e3-e8")
+    assert not state.is_terminal()  # one of North's two pieces is home
+    play(state, "move:a4-a3", "move:d1-d6", "move:a3-a2", "move:d6-e6", "move:a2-b2", "move:e6-e8")
+    assert state.is_terminal()
+    assert state.view(None)["winner"] == 0 and state.view(None)["end_reason"] == "win"
+    assert state.scores() == [2, 0] and state.ranking() == [1, 2]
+
+
+def test_an_old_record_without_the_option_replays_as_the_standard_game():
+    actions = ["chooser:1", "vacant:c", "first:0", "move:a1-a4"]
+    for options in (None, {}, {"pieces": None}, {"pieces": 14}):
+        state = GAME.replay(2, options, actions)
+        assert state.view(None)["pieces_per_player"] == [14, 14]
+        assert len(stacks(state)) == 15
+    assert GAME.normalise_options({}, 4) == {"pieces": None}
+
+
+@pytest.mark.parametrize(
+    ("num_players", "pieces", "words"),
+    [
+        (4, 14, "With 4 players, pieces per player must be an even number from 2 to 12, not 14."),
+        (2, 18, "With 2 players, pieces per player must be an even number from 2 to 16, not 18."),
+        (2, 7, "not 7"),
+        (2, 0, "not 0"),
+        (2, True, "not True"),
+        (2, "8", "not '8'"),
+    ],
+)
+def test_a_number_of_pieces_that_does_not_fit_the_goal_areas_is_refused(num_players, pieces, words):
+    with pytest.raises(ValueError) as refusal:
+        GAME.new_state(num_players, {"pieces": pieces})
+    assert words in str(refusal.value)
+
+
+@pytest.mark.parametrize(
+    ("num_players", "pieces"), [(n, p) for n in (2, 4) for p in pieces_choices(n)], ids=lambda v: str(v)
+)
+def test_two_hundred_random_games_per_number_of_pieces_end_within_the_move_limit(num_players, pieces):
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = GAME.new_state(num_players, {"pieces": pieces})
+        for _ in range(5_000):
+            if state.is_terminal():
+                break
+            if state.current_player() == CHANCE:
+                outcomes = state.chance_outcomes()
+                state.apply(rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0])
+            else:
+                state.apply(rng.choice(state.legal_actions()))
+        assert state.is_terminal(), f"seed {seed} did not end"
+        view = state.view(None)
+        assert view["moves_played"] <= MOVE_LIMIT
+        on_board = [sum(stack.count(seat) for stack in view["stacks"].values()) for seat in range(num_players)]
+        assert on_board == [pieces] * num_players  # pieces are never made or lost
+        if view["end_reason"] == "win":
+            assert view["in_goal"][view["winner"]] == pieces

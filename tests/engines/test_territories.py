@@ -270,6 +270,30 @@ def test_farm_squares_are_not_land():
     assert state.scores() == [0, 0]
 
 
+def test_an_area_without_a_farm_house_counts_for_nobody():
+    # The seed: "both count their land squares inside the surroundings around their farm
+    # houses" -- land around no farm house is nobody's. Legal play never closes such an area
+    # ("Don't spoil land!"), so the position is built directly: the crooked line of the
+    # worked example, and h6 fenced off alone in Red's corner.
+    state = TerritoriesState.from_position(
+        yellow=["b2", "d2", "a5", "c5"],
+        red=["f2", "h2", "e5", "g5"],
+        trunks=[action.removeprefix("trunk:") for action in CROOKED_LINE] + ["g6-h6", "h5-h6"],
+        to_move="red",
+    )
+    assert state.is_terminal()
+    assert state.scores() == [24, 15]  # Red keeps the 15 land squares around its houses
+    view = state.view(None)
+    h6 = next(area for area in view["areas"] if area["squares"] == ["h6"])
+    assert h6["farms"] == {"yellow": 0, "red": 0}
+    assert h6["land"] == 1
+    assert h6["owner"] is None and h6["owner_seat"] is None
+    assert view["score_breakdown"] == [
+        [["Area of the farm houses b2 d2 a5 c5", 24]],
+        [["Area of the farm houses f2 h2 e5 g5", 15]],
+    ]
+
+
 # -- the board a page draws ---------------------------------------------------------------
 
 

@@ -37,12 +37,14 @@ def carol(make_user):
 
 @pytest.fixture
 def clock(monkeypatch):
-    """The rate limiter's clock, frozen; ``clock.advance(seconds)`` moves it on.
+    """The rate limiters' clock, frozen; ``clock.advance(seconds)`` moves it on.
 
-    django-ratelimit counts in fixed windows; a frozen clock keeps a test from straddling the
-    edge of one by chance.
+    Posting is limited over a sliding window (portal.rate_limits), search by django-ratelimit
+    in fixed windows; a frozen clock keeps a test from straddling the edge of one by chance.
     """
     import django_ratelimit.core
+
+    from portal import rate_limits
 
     state = types.SimpleNamespace(now=1_800_000_000.0)
     state.advance = lambda seconds: setattr(state, "now", state.now + seconds)
@@ -54,7 +56,9 @@ def clock(monkeypatch):
         state.now = float(1_800_000_000 - 1_800_000_000 % 3600 + offset + 1)
 
     state.start_windows_of = start_windows_of
-    monkeypatch.setattr(django_ratelimit.core, "time", types.SimpleNamespace(time=lambda: state.now))
+    frozen = types.SimpleNamespace(time=lambda: state.now)
+    monkeypatch.setattr(django_ratelimit.core, "time", frozen)
+    monkeypatch.setattr(rate_limits, "time", frozen)
     return state
 
 

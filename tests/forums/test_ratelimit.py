@@ -107,3 +107,34 @@ def test_a_post_that_fails_gives_the_claim_back(client, alice, bob, topic_of, cl
     assert refused.status_code == 400 and "This topic is locked" in refused.content.decode()
     response = client.post(f"/forum/topic/{other.pk}/reply/", {"body": "right away"})
     assert response.status_code == 302
+
+
+def test_two_posts_less_than_15_seconds_apart_are_never_both_accepted(client, alice, bob, topic_of, clock):
+    """Whatever second of a 15-second stretch the first post lands on, a second one 4.5 s
+    later is refused: the window slides with the posts and has no edge to post either side of."""
+    topic = topic_of(bob)
+    login(client, alice)
+    start = clock.now
+    for i in range(15):
+        clock.now = start + 31 * i  # 31 s apart: every second of a 15-second cycle once
+        assert client.post(f"/forum/topic/{topic.pk}/reply/", {"body": f"first {i}"}).status_code == 302
+        clock.advance(4.5)
+        response = client.post(f"/forum/topic/{topic.pk}/reply/", {"body": f"second {i}"})
+        assert response.status_code == 429, f"two posts 4.5 s apart were both accepted ({i} s into the cycle)"
+        assert "Try again in 11 seconds" in response.content.decode()
+    assert Post.objects.filter(author=alice).count() == 15
+
+
+def test_posting_still_works_when_the_cache_is_unreachable(client, alice, bob, topic_of, monkeypatch):
+    from portal import rate_limits
+
+    class Unreachable:
+        def __getattr__(self, name):
+            raise ConnectionError("the cache is down")
+
+    topic = topic_of(bob)
+    monkeypatch.setattr(rate_limits, "cache", Unreachable())
+    login(client, alice)
+    for n in range(2):
+        assert client.post(f"/forum/topic/{topic.pk}/reply/", {"body": f"still here {n}"}).status_code == 302
+    assert Post.objects.filter(author=alice).count() == 2

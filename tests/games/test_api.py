@@ -32,6 +32,19 @@ def test_token_is_refused_for_a_wrong_password(alice):
 def test_games_are_listed(client):
     games = client.get("/api/games/").json()
     assert {g["slug"] for g in games} >= {"gp02a", "dice-territory", "chit-territory", "game-of-god"}
+    god = next(g for g in games if g["slug"] == "game-of-god")
+    pieces = next(o for o in god["options"] if o["name"] == "pieces")
+    assert pieces["default"] is None  # the standard game
+    assert pieces["values"] == {"2": list(range(2, 17, 2)), "4": list(range(2, 13, 2))}
+
+
+def test_a_match_with_another_number_of_pieces_over_the_api(alice):
+    a = api_for(alice)
+    refused = a.post("/api/matches/", {"game": "game-of-god", "players": 4, "options": {"pieces": 16}}, format="json")
+    assert refused.status_code == 400
+    assert "With 4 players, pieces per player must be an even number from 2 to 12, not 16." in refused.json()["message"]
+    created = a.post("/api/matches/", {"game": "game-of-god", "players": 4, "options": {"pieces": 12}}, format="json")
+    assert created.status_code == 201
 
 
 def test_create_join_and_play_over_the_api(alice, bob):

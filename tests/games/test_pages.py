@@ -63,6 +63,54 @@ def test_the_form_explains_a_wrong_number_of_players_and_keeps_the_choices(clien
     assert not Match.objects.exists()
 
 
+GAME_OF_GOD_FORM = {
+    "game": "game-of-god",
+    "speed": "live",
+    "seconds_per_move": 45,
+    "days_per_move": 3,
+    "visibility": "public",
+}
+
+
+def test_the_form_offers_game_of_god_another_number_of_pieces(client, alice):
+    # The seed: "If less or more than a standard number of pieces per player is to be used,
+    # then each player must be assigned the same number of colored pieces ..."
+    client.force_login(alice)
+    field = re.search(r'<input[^>]*name="opt_game-of-god_pieces"[^>]*>', client.get("/play/new/").content.decode())
+    assert field and 'min="2"' in field.group() and 'max="16"' in field.group()
+    response = client.post("/play/new/", {**GAME_OF_GOD_FORM, "num_players": 4, "opt_game-of-god_pieces": 8})
+    match = Match.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/matches/{match.pk}/"
+    assert match.options == {"pieces": 8}
+    # Whoever looks at the match, or at the open matches before joining, sees the variant.
+    assert "4 players · Live · casual · Pieces per player: 8" in client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Pieces per player: 8" in client.get("/play/").content.decode()
+    client.post("/play/new/", {**GAME_OF_GOD_FORM, "num_players": 2, "opt_game-of-god_pieces": ""})
+    standard = Match.objects.latest("pk")
+    assert standard.options == {"pieces": None}  # the standard game
+    assert "Pieces per player" not in client.get(f"/matches/{standard.pk}/").content.decode()
+    other_game = {**GAME_OF_GOD_FORM, "game": "territories", "num_players": 2, "opt_game-of-god_pieces": 99}
+    client.post("/play/new/", other_game)
+    assert Match.objects.latest("pk").options == {}  # another game's option is not applied
+
+
+@pytest.mark.parametrize(
+    ("num_players", "pieces", "message"),
+    [
+        (4, 14, "With 4 players, pieces per player must be an even number from 2 to 12, not 14."),
+        (2, 7, "With 2 players, pieces per player must be an even number from 2 to 16, not 7."),
+    ],
+)
+def test_the_form_explains_a_number_of_pieces_that_does_not_fit(client, alice, num_players, pieces, message):
+    client.force_login(alice)
+    response = client.post(
+        "/play/new/", {**GAME_OF_GOD_FORM, "num_players": num_players, "opt_game-of-god_pieces": pieces}
+    )
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Match.objects.exists()
+
+
 def test_join_leave_and_fill_with_bots_from_the_match_page(client, alice, bob):
     match = services.match_create(user=alice, game="dice-territory", num_players=3)
     client.force_login(bob)

@@ -38,6 +38,7 @@ def test_a_match_waits_for_its_seats_and_starts_when_the_last_one_is_taken(alice
         ({"game": "gp02a", "num_players": 2}, "played by 3, 4"),
         ({"game": "game-of-god", "num_players": 3}, "2, 4"),
         ({"game": "game-of-god", "num_players": 2, "options": {"cheat": True}}, "no option"),
+        ({"game": "game-of-god", "num_players": 4, "options": {"pieces": 14}}, "even number from 2 to 12, not 14"),
         ({"game": "game-of-god", "num_players": 2, "speed": "live", "seconds_per_move": 1}, "seconds per move"),
         ({"game": "game-of-god", "num_players": 2, "speed": "blitz"}, "live or correspondence"),
     ],
@@ -58,6 +59,30 @@ def test_an_action_is_applied_recorded_and_bumps_the_version(alice, bob):
     assert result.match.version == match.version + 1
     assert Move.objects.filter(match=match, action=action, seat=seat).exists()
     assert state_cache.load(fresh(match.pk)).history[-len(result.applied)] == action
+
+
+def test_a_game_of_god_match_with_four_pieces_each_is_laid_out_and_played_through_the_services(alice, bob):
+    # The seed: "If less or more than a standard number of pieces per player is to be used,
+    # then each player must be assigned the same number of colored pieces and the pieces
+    # aligned in the goal areas must be mirrored for all the facing players."
+    match = start_two_player("game-of-god", alice, bob, options={"pieces": 4})
+    assert match.options == {"pieces": 4}
+    users = {0: alice, 1: bob}
+    chooser = match.to_move  # the server drew who chooses the six empty squares
+    for column in "abcfgh":
+        match = fresh(match.pk)
+        services.match_act(match_id=match.pk, user=users[chooser], action=f"vacant:{column}", version=match.version)
+    match = fresh(match.pk)
+    state = state_cache.load(match)
+    assert state.view(None)["stacks"] == {"d1": [0, 0], "e1": [0, 0], "d8": [1, 1], "e8": [1, 1]}
+    mover = match.to_move  # the server drew who moves first
+    action = "move:d1-d4" if mover == 0 else "move:d8-d5"
+    services.match_act(match_id=match.pk, user=users[mover], action=action, version=match.version)
+    assert Move.objects.filter(match=match, action=action, seat=mover).exists()
+    record = list(Move.objects.filter(match=match).order_by("index").values_list("action", flat=True))
+    replayed = get_game("game-of-god").replay(2, fresh(match.pk).options, record)
+    assert replayed.view(None) == state_cache.load(fresh(match.pk)).view(None)
+    assert replayed.view(None)["pieces_per_player"] == [4, 4]
 
 
 @pytest.mark.parametrize(
@@ -220,7 +245,7 @@ def test_resigning_a_two_player_game_gives_the_other_player_the_win(alice, bob):
 
 def test_a_match_can_be_aborted_before_the_first_move_only(alice, bob):
     match = start_two_player("game-of-god", alice, bob)
-    services.match_abort(match_id=match.pk, user=bob)
+    services.match_abort(match_id=match.pk, user=alice)
     assert fresh(match.pk).status == Match.Status.ABORTED
 
     match = start_two_player("game-of-god", alice, bob)

@@ -136,13 +136,15 @@ def test_finding_a_player_in_a_ranking_costs_two_queries_more(client, site, cost
 # Playing
 
 
-def test_the_lobby_costs_four_queries_then_none_whatever_the_number_of_open_matches(client, site, costs):
-    # The open public matches, then their seats with the players; the same for the matches
-    # being played (the watch list).
-    body = costs("/play/", cold=4, warm=0)
+def test_the_lobby_costs_five_queries_then_none_whatever_the_number_of_open_matches(client, site, costs):
+    # How many open public matches there are (the pages), one page of them, then their
+    # seats with the players; the matches being played (the watch list) and their seats.
+    body = costs("/play/", cold=5, warm=0)
     assert f"#{site['open'].pk}" in body
     client.force_login(site["carol"])
-    body = costs("/play/", cold=4 + SIGNED_IN, warm=SIGNED_IN)
+    body = costs("/play/", cold=5 + SIGNED_IN, warm=SIGNED_IN)
+    assert f"Join #{site['open'].pk}" in body
+    body = costs("/play/?game=gp02a&players=3&page=1", cold=5 + SIGNED_IN, warm=SIGNED_IN)
     assert f"Join #{site['open'].pk}" in body
 
 

@@ -2,21 +2,33 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from games.tasks import enforce_clocks
+from games.tasks import enforce_clocks, expire_open_matches
+
+# Open matches expire after hours: looking once a minute is plenty.
+EXPIRY_EVERY = 60.0
 
 
 class Command(BaseCommand):
-    help = "Forfeit seats whose time ran out, every few seconds (Celery beat does this when Redis is set)."
+    help = (
+        "Forfeit seats whose time ran out, every few seconds, and call off open matches left "
+        "waiting too long (Celery beat does both when Redis is set)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--interval", type=float, default=5.0)
         parser.add_argument("--once", action="store_true", help="Check once and exit.")
 
     def handle(self, *args, interval, once, **options):
+        next_expiry = 0.0
         while True:
             expired = enforce_clocks()
             if expired:
                 self.stdout.write(f"{expired} seat(s) ran out of time")
+            if time.monotonic() >= next_expiry:
+                closed = expire_open_matches()
+                if closed:
+                    self.stdout.write(f"{closed} open match(es) called off after waiting too long")
+                next_expiry = time.monotonic() + EXPIRY_EVERY
             if once:
                 return
             time.sleep(interval)

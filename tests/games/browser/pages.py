@@ -4,6 +4,9 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tests.conftest import DEMO_PASSWORD
 
+# True once the match page's socket is open. A function, not an expression: Playwright would
+# eval an expression in the page, which the site's Content-Security-Policy refuses.
+CONNECTED = "() => window.matchClient && window.matchClient.socket && window.matchClient.socket.readyState === 1"
 # True once the page shows a newer version than ``v``, or the final result.
 CHANGED = """(v) => !document.getElementById('result').hidden
   || (window.matchClient && window.matchClient.payload.version > v)"""
@@ -31,3 +34,20 @@ def wait_for_change(page, seen):
 
 def finished(page):
     return page.locator("#result:not([hidden])").count() > 0
+
+
+# The board of ``slug`` drawn alone on the current page from a view the engine made: for
+# positions that play hardly ever reaches. Nobody is to move.
+BOARD_ALONE = """async ({slug, view, names}) => {
+  const {render} = await import(`/static/games/${slug}.js`);
+  const box = document.createElement('div');
+  box.id = 'board';
+  box.className = 'board';
+  document.getElementById('main').replaceChildren(box);
+  render(box, view, {seat: null, seats: names.map((username, index) => ({index, username})), legal: [], act: () => {}});
+}"""
+
+
+def draw_board_alone(page, slug, view, names):
+    page.evaluate(BOARD_ALONE, {"slug": slug, "view": view, "names": names})
+    page.wait_for_selector("#board svg")

@@ -9,11 +9,10 @@ from django.db import connection
 
 from games import services
 
-from .pages import log_in
+from .pages import CONNECTED, log_in
 
 pytestmark = pytest.mark.browser
 
-CONNECTED = "window.matchClient && window.matchClient.socket && window.matchClient.socket.readyState === 1"
 MY_TURN = "() => document.querySelectorAll('#actions button.action').length > 0"
 SHOWN = "(v) => window.matchClient.payload.version >= v"
 BOT_ROW = "#seats li[data-seat='1']"

@@ -55,9 +55,7 @@ def test_a_dropped_socket_reconnects_and_catches_up(asgi_server, browser, alice,
     match = off_the_page_thread(lambda: start(alice, bob))
     page = log_in(browser.new_context(), asgi_server, alice)
     page.goto(f"{asgi_server}/matches/{match.pk}/")
-    page.wait_for_function(
-        "window.matchClient && window.matchClient.socket && window.matchClient.socket.readyState === 1"
-    )
+    page.wait_for_function(pages.CONNECTED)
     seen = page_version(page)
 
     page.evaluate("window.matchClient.socket.close()")

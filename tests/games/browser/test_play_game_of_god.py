@@ -2,12 +2,15 @@
 the board (a stack, then one of its lit targets; a lone piece to challenge; a goal square to
 leave empty), and the board fits a phone."""
 
+import random
 import time
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from .pages import finished, log_in, wait_for_change
+from games.engines.game_of_god import GAME
+
+from .pages import draw_board_alone, finished, log_in, wait_for_change
 
 pytestmark = pytest.mark.browser
 
@@ -188,24 +191,32 @@ def test_a_person_plays_a_whole_match_by_clicking_the_game_of_god_board(asgi_ser
     screenshot(page, "game-of-god-finished")
 
 
+def to_first_move(page, name_empty):
+    """Through the set-up and the bots' moves up to the person's first move (the board then
+    holds still), calling ``name_empty(vacant actions)`` whenever the person is to name an
+    empty goal square; returns what the page offers then."""
+    for _ in range(40):
+        seen = offers(page)
+        if any(a.startswith("move:") for a in seen["buttons"]):
+            return seen
+        vacant = [a for a in seen["board"] if a.startswith("vacant:")]
+        if vacant:
+            name_empty(vacant)
+        wait_for_change(page, seen["version"])
+    pytest.fail("the person never got a move")
+
+
 def test_four_goal_areas_are_drawn_and_the_board_fits_a_phone(asgi_server, browser, make_user, screenshot):
     person = make_user("walker")
     page = browser.new_page(viewport={"width": 375, "height": 800})
     log_in(page, asgi_server, person)
     start_against_random(page, asgi_server, 4)
-    # Set-up, then the bots' moves up to the person's first turn (the board then holds still);
-    # if the dice make the person a chooser, a square of the goal area is clicked.
-    for _ in range(40):
-        seen = offers(page)
-        if any(a.startswith("move:") for a in seen["buttons"]):
-            break
-        vacant = [a for a in seen["board"] if a.startswith("vacant:")]
-        if vacant:
-            assert sorted(vacant) == [f"vacant:{c}" for c in "bcdefg"], vacant
-            page.locator(f"#board svg [data-action='{vacant[0]}']").click()
-        wait_for_change(page, seen["version"])
-    else:
-        pytest.fail("the person never got a move")
+    # If the dice make the person a chooser, a square of the goal area is clicked.
+    def name_empty(vacant):
+        assert sorted(vacant) == [f"vacant:{c}" for c in "bcdefg"], vacant
+        page.locator(f"#board svg [data-action='{vacant[0]}']").click()
+
+    seen = to_first_move(page, name_empty)
 
     svg = page.locator("#board svg.game-of-god")
     bands = [b.split(" · ")[0] for b in svg.locator(".gg-band-text").all_text_contents()]
@@ -227,3 +238,67 @@ def test_four_goal_areas_are_drawn_and_the_board_fits_a_phone(asgi_server, brows
     assert 0 < width <= 375
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     screenshot(page, "game-of-god-phone")
+
+
+def test_a_match_with_six_pieces_each_is_created_from_the_form_and_drawn(asgi_server, browser, make_user, screenshot):
+    # The seed: "If less or more than a standard number of pieces per player is to be used,
+    # then each player must be assigned the same number of colored pieces and the pieces
+    # aligned in the goal areas must be mirrored for all the facing players."
+    person = make_user("pairs")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    log_in(page, asgi_server, person)
+    page.goto(f"{asgi_server}/play/new/")
+    pieces_field = page.locator("input[name='opt_game-of-god_pieces']")
+    page.select_option("select[name=game]", "territories")
+    assert not pieces_field.is_visible()  # offered for Game of God only
+    page.select_option("select[name=game]", "game-of-god")
+    assert pieces_field.is_visible()
+    page.fill("input[name=num_players]", "2")
+    page.fill("input[name='opt_game-of-god_pieces']", "6")
+    page.get_by_role("button", name="Create match").click()
+    page.wait_for_url(f"{asgi_server}/matches/*/")
+    page.select_option("select[name=bot]", "random")
+    page.get_by_role("button", name="Fill the empty seats with bots").click()
+    page.wait_for_selector("#board svg.game-of-god")
+
+    # Set-up: whoever the dice pick names five empty columns one at a time; when it is the
+    # person, each column named so far is crossed out on both goal rows (mirrored).
+    def name_empty(vacant):
+        named = 8 - len(vacant)
+        assert page.locator("#board svg .gg-named-empty").count() == 2 * named
+        hint = page.locator("#board svg .gg-status").text_content()
+        assert f"Click {5 - named} more square" in hint, hint
+        page.locator(f"#board svg [data-action='{vacant[0]}']").click()
+
+    seen = to_first_move(page, name_empty)
+    view = seen["view"]
+    assert view["pieces_per_player"] == [6, 6]
+    assert [len(v) for v in view["vacant"]] == [5, 5] and view["vacant"][0] == view["vacant"][1]
+    # Three pairs a side, in the same columns (the bot may have moved one piece already).
+    pieces = page.locator("#board svg .gg-board .gg-stack")
+    assert pieces.count() == len(view["stacks"]) in (6, 7)
+    drawn = page.locator("#board svg .gg-board .gg-count").all_text_contents()
+    assert drawn.count("2") >= 5
+    panel = page.locator("#board svg .gg-side").text_content()
+    assert "6 pieces each (standard: 14)" in panel, panel
+    assert "0/6" in panel
+    screenshot(page, "game-of-god-six-pieces")
+
+
+@pytest.mark.parametrize(("num_players", "pieces"), [(4, 12), (2, 16), (4, 2)])
+def test_the_board_draws_every_number_of_pieces_at_the_start(asgi_server, browser, screenshot, num_players, pieces):
+    state = GAME.new_state(num_players, {"pieces": pieces})
+    rng = random.Random(1)
+    while state.current_player() < 0 or state.legal_actions()[0].startswith("vacant:"):  # set-up
+        state.apply(rng.choice(state.legal_actions()))
+    view = state.view(None)
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    page.goto(f"{asgi_server}/")
+    draw_board_alone(page, "game-of-god", view, ["pairs", "Random", "Random", "Random"][:num_players])
+    assert page.locator("#board svg .gg-board .gg-stack").count() == pieces // 2 * num_players
+    assert page.locator("#board svg .gg-board .gg-count").all_text_contents() == ["2"] * (pieces // 2 * num_players)
+    panel = page.locator("#board svg .gg-side").text_content()
+    assert f"{pieces} pieces each (standard: {view['standard_pieces']})" in panel, panel
+    counts = page.locator("#board svg .gg-player text.strong").all_text_contents()
+    assert counts == [f"0/{pieces}"] * num_players
+    screenshot(page, f"game-of-god-{num_players}-players-{pieces}-pieces")

@@ -6,7 +6,9 @@ import time
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from .pages import log_in, wait_for_change
+from games.engines.territories import TerritoriesState
+
+from .pages import draw_board_alone, log_in, wait_for_change
 
 pytestmark = pytest.mark.browser
 
@@ -101,3 +103,24 @@ def test_a_person_plays_a_whole_match_by_clicking_the_territories_board(asgi_ser
     assert done["farm"] == 4 and done["trunk"] > 0, done
     print(f"moves made through the page: {done} in {time.monotonic() - started:.1f} s")
     screenshot(page, "territories-finished")
+
+
+def test_an_area_without_a_farm_house_is_drawn_as_nobodys(asgi_server, browser, screenshot):
+    # The seed: "both count their land squares inside the surroundings around their farm
+    # houses". Play never closes an area without a farm house, so the position is built: the
+    # crooked line of the rules page's example, and h6 fenced off alone.
+    crooked = ["e1-f1", "e2-f2", "e3-f3", "e4-f4", "e4-e5", "d5-e5", "d6-e6"]
+    state = TerritoriesState.from_position(
+        yellow=["b2", "d2", "a5", "c5"], red=["f2", "h2", "e5", "g5"], trunks=[*crooked, "g6-h6", "h5-h6"]
+    )
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    page.goto(f"{asgi_server}/")
+    draw_board_alone(page, "territories", state.view(None), ["farmer", "Random"])
+    labels = page.locator("#board svg .tr-area-label .tr-area-text")
+    assert sorted(labels.all_text_contents()) == ["R 15", "Y 24", "– 1"]
+    nobody = page.locator("#board svg .tr-area-label.nobody title").text_content()
+    assert nobody == "No farm house: 1 land square for nobody"
+    assert page.locator("#board svg [data-square=h6] .tr-area").count() == 0  # not shaded as anyone's
+    assert page.locator("#board svg [data-square=h5].decided.red").count() == 1
+    assert "24" in page.locator("#board svg .tr-head").text_content()
+    screenshot(page, "territories-nobodys-area")

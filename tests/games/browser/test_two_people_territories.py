@@ -4,14 +4,13 @@ trunk one of them clicks shows up on the other's board without a reload. Then on
 
 import pytest
 
-from .pages import log_in
+from .pages import CONNECTED, log_in
 
 pytestmark = pytest.mark.browser
 
 MOVES = 13  # the eight farm houses, then five trunks: too few to end the game
 DRAWN = "() => document.querySelectorAll('#board svg .tr-house, #board svg .tr-trunk').length"
 TIMEOUT = 15_000
-CONNECTED = "window.matchClient && window.matchClient.socket && window.matchClient.socket.readyState === 1"
 CLICKABLE = "() => document.querySelectorAll('#board svg [data-action]').length > 0"
 
 
