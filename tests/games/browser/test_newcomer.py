@@ -156,7 +156,7 @@ def test_a_visitor_finds_a_live_match_to_watch_and_learns_how_to_chat(
     carol = make_user("carol")
     page = pages.log_in(context_for(browser, width).new_page(), asgi_server, carol)
     page.goto(f"{asgi_server}/matches/{public.pk}/")
-    page.wait_for_function("window.matchClient?.socket?.readyState === 1")  # the chat goes by the socket
+    page.wait_for_function("() => window.matchClient?.socket?.readyState === 1")  # the chat goes by the socket
     page.fill("#chat-text", "Nice opening!")
     page.locator("#chat-form button").click()
     page.wait_for_function("() => document.getElementById('chat').textContent.includes('Nice opening!')")
