@@ -582,8 +582,7 @@ def match_abort(*, match_id: int, user) -> Match:
             raise MatchError(f"Only the creator of the match can abort it: {instead}.", "forbidden")
         if match.moves.filter(seat__isnull=False).exists():
             raise MatchError("A move has been made: the match can no longer be aborted.")
-        if match.status == Match.Status.OPEN:
-            _open_matches_changed(match.pk)
+        _open_matches_changed(match.pk)  # an open match leaves the lobby, a live one the watch lists
         match.status = Match.Status.ABORTED
         match.end_reason = "aborted"
         match.finished_at = timezone.now()
@@ -591,6 +590,16 @@ def match_abort(*, match_id: int, user) -> Match:
         match.deadline = None
         _bump(match)
     return match
+
+
+def can_chat(match: Match, user) -> bool:
+    """Who may write in a match's chat: any logged-in person in a public match, only the
+    players in an invite-only one."""
+    if not user.is_authenticated:
+        return False
+    if match.visibility == Match.Visibility.INVITE:
+        return any(seat.user_id == user.pk for seat in match.seats.all())
+    return True
 
 
 def match_expire(*, match_id: int, version: int) -> bool:
@@ -641,7 +650,7 @@ def chat_post(*, match_id: int, user, text) -> ChatMessage:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise MatchError("There is no such match.", "not_found")
-    if match.visibility == Match.Visibility.INVITE and not match.seats.filter(user=user).exists():
+    if not can_chat(match, user):
         raise MatchError("Only the players chat in an invite-only match.", "forbidden")
     with CHAT_LIMIT.attempt(user.pk) as attempt:
         if attempt.refusal is not None:

@@ -220,6 +220,7 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_USERNAME_MIN_LENGTH = 3
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}  # usernames of at most 30 characters
 ACCOUNT_USERNAME_BLACKLIST = ["admin", "staff", "system", "random", "greedy"]
 ACCOUNT_RATE_LIMITS = {
     # Failed log-ins are counted by the one lockout of every way in (below, django-axes).
