@@ -2,6 +2,9 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.urls import reverse
 
+# The longest username a new account may take (the column keeps Django's 150 for older ones).
+USERNAME_MAX_LENGTH = 30
+
 
 class User(AbstractUser):
     """A player. Bots are users too (``is_bot``), so they sit in seats and get ratings."""

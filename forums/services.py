@@ -155,19 +155,16 @@ def post_edit(*, post_id: int, user, body: str, title: str | None = None) -> Pos
     return post
 
 
-def topic_discuss_match(*, match_id: int, user) -> tuple[Topic, bool]:
-    """Open the topic about a match in its game's forum, or return the one already open.
+def discussion_draft(*, match_id: int, user) -> tuple[Forum, str, str]:
+    """The forum, title and first post proposed for discussing a match: the person reads
+    and edits them before anything is posted (``topic_discuss_match``).
 
-    Returns (topic, created). Only public matches that are over are discussed in the open:
-    talking about a match being played would help its players.
-    """
+    Only public matches that are over are discussed in the open: talking about a match being
+    played would help its players."""
     _require_user(user)
     match = Match.objects.filter(pk=match_id).prefetch_related("seats__user").first()
     if match is None or match.visibility != Match.Visibility.PUBLIC:
         raise ForumError("That match does not exist or is not public.")
-    existing = selectors.match_topic(match_id)
-    if existing is not None:
-        return existing, False
     if not match.is_over:
         raise ForumError("A match is discussed in the forum once it is over; use the match chat meanwhile.")
     forum = Forum.objects.filter(game=match.game).first() or Forum.objects.filter(slug=GENERAL_SLUG).first()
@@ -183,14 +180,27 @@ def topic_discuss_match(*, match_id: int, user) -> tuple[Topic, bool]:
         lines.append("")
         for seat in sorted(seats, key=lambda s: (s.place or 99, s.index)):
             name = seat.user.username if seat.user else "empty seat"
-            score = "" if seat.score is None else f", {seat.score} points"
+            score = "" if seat.score is None else f", {seat.score} point{'' if seat.score == 1 else 's'}"
             lines.append(f"{seat.place or '-'}. {name}{score}")
     else:
         lines.append("")
         lines.append("The match was aborted.")
+    return forum, title, "\n".join(lines)
+
+
+def topic_discuss_match(*, match_id: int, user, title: str, body: str) -> tuple[Topic, bool]:
+    """Open the topic about a match in its game's forum with the person's own title and
+    first post, or return the one already open.
+
+    Returns (topic, created)."""
+    existing = selectors.match_topic(match_id)
+    if existing is not None:
+        _require_user(user)
+        return existing, False
+    forum, _, _ = discussion_draft(match_id=match_id, user=user)
     try:
         with transaction.atomic():
-            topic = topic_create(forum_id=forum.pk, user=user, title=title, body="\n".join(lines), match_id=match.pk)
+            topic = topic_create(forum_id=forum.pk, user=user, title=title, body=body, match_id=match_id)
     except IntegrityError:  # someone opened it a moment ago
         topic = selectors.match_topic(match_id)
         if topic is None:

@@ -125,28 +125,37 @@ def topic_new(request, slug):
     form = TopicForm(request.POST or None)
     status = 200
     if request.method == "POST":
-        if not form.is_valid():
-            status = 400
-        else:
-            with ratelimits.posting(request) as slot:
-                if slot.refusal:
-                    form.add_error(None, slot.refusal)
-                    status = RATE_LIMITED
-                else:
-                    try:
-                        topic = services.topic_create(
-                            forum_id=forum.pk,
-                            user=request.user,
-                            title=form.cleaned_data["title"],
-                            body=form.cleaned_data["body"],
-                        )
-                    except services.ForumError as exc:
-                        form.add_error(None, exc.message)
-                        status = 400
-                    else:
-                        slot.count()
-                        return redirect(topic)
+        done, status = _open_topic(
+            request,
+            form,
+            lambda title, body: (
+                services.topic_create(forum_id=forum.pk, user=request.user, title=title, body=body),
+                True,
+            ),
+        )
+        if done:
+            return done
     return render(request, "forums/topic_new.html", {"forum": forum, "form": form}, status=status)
+
+
+def _open_topic(request, form, create):
+    """Check ``form`` and the posting rate limit, then open the topic with
+    ``create(title=, body=) -> (topic, created)``. Returns (the redirect to the topic, None),
+    or (None, the status to show the form again with, its errors added)."""
+    if not form.is_valid():
+        return None, 400
+    with ratelimits.posting(request) as slot:
+        if slot.refusal:
+            form.add_error(None, slot.refusal)
+            return None, RATE_LIMITED
+        try:
+            topic, created = create(**form.cleaned_data)
+        except services.ForumError as exc:
+            form.add_error(None, exc.message)
+            return None, 400
+        if created:
+            slot.count()
+    return redirect(topic), None
 
 
 def post_permalink(request, post_id):
@@ -188,36 +197,40 @@ def post_edit(request, post_id):
         else:
             status = 400
     return render(
-        request, "forums/post_edit.html", {"post": post, "topic": topic, "forum": topic.forum, "form": form},
+        request,
+        "forums/post_edit.html",
+        {"post": post, "topic": topic, "forum": topic.forum, "form": form},
         status=status,
     )
 
 
 @login_required
 def discuss_match(request, match_id):
-    """Open (once) the topic about a match, or go to the one already open.
-
-    POST opens it; a GET (after logging in on the way) only goes to an open topic or back to the match.
-    """
+    """Discuss a match: go to its topic if one is open; otherwise a form with a proposed
+    title and first post, which nothing posts until the person sends it."""
     existing = selectors.match_topic(match_id)
     if existing is not None:
         return redirect(existing)
     back = reverse("match", args=[match_id])
-    if request.method != "POST":
+    try:
+        forum, title, body = services.discussion_draft(match_id=match_id, user=request.user)
+    except services.ForumError as exc:
+        messages.error(request, exc.message)
         return redirect(back)
-    with ratelimits.posting(request, text_kept=False) as slot:
-        if slot.refusal:
-            messages.error(request, slot.refusal)
-            return redirect(back)
-        try:
-            topic, created = services.topic_discuss_match(match_id=match_id, user=request.user)
-        except services.ForumError as exc:
-            messages.error(request, exc.message)
-            return redirect(back)
-        if created:
-            slot.count()
-            messages.success(request, "The topic is open: say what you think of the match.")
-    return redirect(topic)
+    form = TopicForm(request.POST or None, initial={"title": title, "body": body})
+    status = 200
+    if request.method == "POST":
+        done, status = _open_topic(
+            request,
+            form,
+            lambda title, body: services.topic_discuss_match(
+                match_id=match_id, user=request.user, title=title, body=body
+            ),
+        )
+        if done:
+            return done
+    context = {"forum": forum, "form": form, "match_url": back, "match_id": match_id}
+    return render(request, "forums/topic_new.html", context, status=status)
 
 
 def search(request):

@@ -1,18 +1,8 @@
-from django.urls import path, register_converter
-from django.urls.converters import IntConverter
+from django.urls import path
 
 from accounts.api import obtain_auth_token
 
-from . import api
-
-
-class RowIdConverter(IntConverter):
-    """An id as a database row can hold it: a longer one is no such match (404), not a 500."""
-
-    regex = "[0-9]{1,18}"
-
-
-register_converter(RowIdConverter, "row_id")
+from . import api, converters  # noqa: F401  (registers row_id)
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),

@@ -19,6 +19,7 @@ layer is awaited here on the event loop, never from a database thread.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
@@ -34,8 +35,15 @@ from . import selectors, services, state_cache
 from .groups import MATCH_UPDATED, match_group, match_players_group
 from .models import Match
 
+log = logging.getLogger(__name__)
+
 MAX_FRAME_BYTES = 4096
 MAX_FRAMES_PER_SECOND = 20
+
+UNAVAILABLE = (
+    "Your move is saved, but the live connection is down: the other players will see it once "
+    "it is back. The clocks are stopped meanwhile."
+)
 
 _db_threads = ThreadPoolExecutor(max_workers=settings.DB_THREADS, thread_name_prefix="socket-db")
 
@@ -45,17 +53,32 @@ def _db(fn):
     return database_sync_to_async(fn, thread_sensitive=False, executor=_db_threads)
 
 
-async def publish(outcome: services.Deferred) -> None:
-    """Send what a deferred service left: group messages first, then the bots' turns."""
+async def publish(outcome: services.Deferred) -> bool:
+    """Send what a deferred service left: group messages first, then the bots' turns, each
+    attempted on its own (a failure is logged; the periodic check queues a lost bot move
+    again). Returns whether every group message went out."""
     from channels.layers import get_channel_layer
 
     layer = get_channel_layer()
+    sent = True
     for group, message in outcome.events:
-        await layer.group_send(group, message)
+        try:
+            await layer.group_send(group, message)
+        except Exception:
+            log.exception("Could not broadcast to %s", group)
+            sent = False
+            break  # the next message goes through the same Redis
+    if not sent:
+        await _db(services.broadcast_failed)()
     if outcome.bots:
         from .tasks import schedule_bot
 
-        await _db(lambda: [schedule_bot(match_id, version) for match_id, version in outcome.bots])()
+        for match_id, version in outcome.bots:
+            try:
+                await _db(schedule_bot)(match_id, version)
+            except Exception:
+                log.exception("Could not queue the bot's move in match %s", match_id)
+    return sent
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
@@ -139,8 +162,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.send_json({"type": "ack", "version": outcome.result.match.version})
         else:
             await self.send_error(outcome.error.code, outcome.error.message)
-        await publish(outcome)
-        if outcome.error is not None and outcome.error.code in ("stale", "finished"):
+        if not await publish(outcome):
+            # The move is saved but nobody was told, this socket included: say so, and show it.
+            await self.send_error("unavailable", UNAVAILABLE)
+            await self.send_snapshot(force=True)
+        elif outcome.error is not None and outcome.error.code in ("stale", "finished"):
             await self.send_snapshot(force=True)
 
     async def _send_own_update(self, outcome: services.Deferred) -> None:

@@ -161,7 +161,8 @@ class ChatMessage(models.Model):
     MAX_LENGTH = 500
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat_messages")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    # Null for the site's own notices to the players (the clocks stopped during an outage).
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True)
     text = models.CharField(max_length=MAX_LENGTH)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -169,4 +170,19 @@ class ChatMessage(models.Model):
         ordering = ["created_at", "id"]
 
     def __str__(self):
-        return f"{self.user}: {self.text[:30]}"
+        return f"{self.user or settings.SITE_NAME}: {self.text[:30]}"
+
+
+class LiveOutage(models.Model):
+    """A time the live path (the channel layer) could not be reached: nobody saw the moves,
+    so no clock forfeited anyone. Noted by whatever first found it down; ended by the first
+    clock check that finds it back, which moves the running live matches' deadlines on."""
+
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["started_at", "id"]
+
+    def __str__(self):
+        return f"Live path down from {self.started_at:%Y-%m-%d %H:%M:%S} to {self.ended_at or 'now'}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 from django.db.models import Prefetch
@@ -10,6 +11,7 @@ from django.utils import timezone
 from . import state_cache
 from .engines import get_game
 from .models import ChatMessage, Match, Seat
+from .seat_names import seat_names
 
 CHAT_HISTORY = 50
 
@@ -44,6 +46,24 @@ def seats_json(match: Match, seats: list[Seat] | None = None) -> list[dict]:
     return result
 
 
+@functools.lru_cache(maxsize=64)
+def _colours_at_start(game: str, num_players: int, options: str) -> tuple[str, ...] | None:
+    colours = get_game(game).new_state(num_players, json.loads(options)).view(None).get("seat_colours")
+    return tuple(colours) if colours else None
+
+
+def match_seat_names(match: Match, seats: list[Seat] | None = None, state=None) -> list[str]:
+    """Each seat's name for people (``games.seat_names``), in seat order. Without a state to
+    read the colours from, those every match of the game starts with (only Territories draws
+    them by lot, and its two names repeat only when one bot plays both sides)."""
+    if seats is None:
+        seats = sorted(match.seats.all(), key=lambda seat: seat.index)
+    colours = state.view(None).get("seat_colours") if state is not None else None
+    if colours is None:
+        colours = _colours_at_start(match.game, match.num_players, json.dumps(match.options or {}, sort_keys=True))
+    return seat_names([seat.user.username if seat.user else None for seat in seats], colours)
+
+
 def clock_json(match: Match) -> dict:
     seconds_left = None
     if match.deadline is not None:
@@ -65,6 +85,7 @@ def legal_actions_json(match: Match, state, seat: int | None) -> list[dict]:
 
 
 def _payload(match: Match, state, seat: int | None, seats_part: list[dict], clocks: dict) -> dict:
+    view = state.view(None if match.is_over else seat)
     return {
         "id": match.pk,
         "game": match.game,
@@ -77,8 +98,9 @@ def _payload(match: Match, state, seat: int | None, seats_part: list[dict], cloc
         "options": match.options,
         "seat": seat,
         "seats": seats_part,
+        "seat_names": seat_names([s["username"] for s in seats_part], view.get("seat_colours")),
         "clocks": clocks,
-        "view": state.view(None if match.is_over else seat),
+        "view": view,
         "legal_actions": legal_actions_json(match, state, seat),
         "moves": len(state.history),
     }
@@ -193,6 +215,17 @@ def open_matches(game: str | None = None, players: int | None = None):
     return qs.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
     ).order_by("-created_at", "-id")
+
+
+def live_matches(game: str | None = None, limit: int = 12):
+    """Public matches being played now, newest first, for the watch lists (never an
+    invite-only match)."""
+    qs = Match.objects.filter(status=Match.Status.ACTIVE, visibility=Match.Visibility.PUBLIC)
+    if game:
+        qs = qs.filter(game=game)
+    return qs.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+    ).order_by("-started_at", "-pk")[:limit]
 
 
 def latest_finished(game: str | None = None, limit: int = 10):

@@ -27,12 +27,12 @@ from django.utils import timezone
 
 from portal.rate_limits import Rate, SlidingWindow
 
-from . import state_cache
+from . import live_path, state_cache
 from .bots import get_bot
 from .engines import CHANCE, TERMINAL, IllegalAction, get_game
 from .engines.base import places_from_keys
 from .groups import CHAT_MESSAGE, MATCH_UPDATED, match_group, match_players_group
-from .models import ChatMessage, Match, Move, Seat
+from .models import ChatMessage, LiveOutage, Match, Move, Seat
 from .signals import match_finished, open_matches_changed
 
 User = get_user_model()
@@ -142,7 +142,7 @@ def _check_open_matches_of(user) -> None:
 
 
 def _open_matches_changed(match_id: int) -> None:
-    transaction.on_commit(lambda: open_matches_changed.send(sender=Match, match_id=match_id))
+    transaction.on_commit(lambda: open_matches_changed.send(sender=Match, match_id=match_id), robust=True)
 
 
 def _lock(match_id: int) -> Match:
@@ -337,18 +337,25 @@ def _bump(match: Match, state=None, seats: list[Seat] | None = None, new_moves: 
 
 
 def _after_commit(match: Match, state, seats: list[Seat] | None, new_moves: list | None) -> None:
-    """What follows a new version once it is committed (at once outside a transaction)."""
+    """What follows a new version once it is committed (at once outside a transaction).
+
+    Each step is attempted on its own (``robust``: an error is logged and the next step still
+    runs), so a broadcast that fails (Redis down) skips neither the bot nor the rating, nor
+    turns the committed change into an error for the person who made it. What is lost here,
+    the periodic check (``games.tasks.enforce_clocks``) queues again."""
     match_id, version = match.pk, match.version
     if state is not None:
-        transaction.on_commit(lambda: state_cache.remember(match_id, version, state))
+        transaction.on_commit(lambda: state_cache.remember(match_id, version, state), robust=True)
     # In this order once committed: every socket is told, then the bot (if one is to move)
     # starts thinking, then the result (if the game just ended) is rated.
-    transaction.on_commit(lambda: _publish_update(match, seats, state, new_moves))
+    transaction.on_commit(lambda: _publish_update(match, seats, state, new_moves), robust=True)
     if match.status == Match.Status.ACTIVE and match.to_move is not None and seats and seats[match.to_move].bot_name():
-        transaction.on_commit(lambda: _schedule_bot(match_id, version))
+        transaction.on_commit(lambda: _schedule_bot(match_id, version), robust=True)
     if getattr(match, "_finished_now", False):
         game = match.game
-        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id, game=game))
+        transaction.on_commit(
+            lambda: match_finished.send_robust(sender=Match, match_id=match_id, game=game), robust=True
+        )
 
 
 def match_start(match: Match) -> None:
@@ -410,7 +417,7 @@ def match_act(*, match_id: int, user=None, action, version, seat_index: int | No
     with transaction.atomic():
         match, seats = _lock_with_seats(match_id)
         seat = _acting_seat(match, seats, user, seat_index)
-        if match.deadline is not None and timezone.now() >= match.deadline:
+        if match.deadline is not None and timezone.now() >= match.deadline and not _clocks_stopped():
             _time_out(match, seats)
             timed_out = True
         else:
@@ -537,7 +544,11 @@ def _drop_seat(match: Match, seats: list[Seat], seat: Seat, reason: str) -> None
 
 
 def match_timeout(*, match_id: int, version: int) -> bool:
-    """Forfeit the seat to move if its time ran out at ``version``. Safe to call twice."""
+    """Forfeit the seat to move if its time ran out at ``version``. Safe to call twice.
+
+    Never while the live path is down (see ``clocks_may_run``)."""
+    if not clocks_may_run():
+        return False
     with transaction.atomic():
         match = _lock(match_id)
         if (
@@ -581,8 +592,7 @@ def match_abort(*, match_id: int, user) -> Match:
             raise MatchError(f"Only the creator of the match can abort it: {instead}.", "forbidden")
         if match.moves.filter(seat__isnull=False).exists():
             raise MatchError("A move has been made: the match can no longer be aborted.")
-        if match.status == Match.Status.OPEN:
-            _open_matches_changed(match.pk)
+        _open_matches_changed(match.pk)  # an open match leaves the lobby, a live one the watch lists
         match.status = Match.Status.ABORTED
         match.end_reason = "aborted"
         match.finished_at = timezone.now()
@@ -590,6 +600,16 @@ def match_abort(*, match_id: int, user) -> Match:
         match.deadline = None
         _bump(match)
     return match
+
+
+def can_chat(match: Match, user) -> bool:
+    """Who may write in a match's chat: any logged-in person in a public match, only the
+    players in an invite-only one."""
+    if not user.is_authenticated:
+        return False
+    if match.visibility == Match.Visibility.INVITE:
+        return any(seat.user_id == user.pk for seat in match.seats.all())
+    return True
 
 
 def match_expire(*, match_id: int, version: int) -> bool:
@@ -640,7 +660,7 @@ def chat_post(*, match_id: int, user, text) -> ChatMessage:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise MatchError("There is no such match.", "not_found")
-    if match.visibility == Match.Visibility.INVITE and not match.seats.filter(user=user).exists():
+    if not can_chat(match, user):
         raise MatchError("Only the players chat in an invite-only match.", "forbidden")
     with CHAT_LIMIT.attempt(user.pk) as attempt:
         if attempt.refusal is not None:
@@ -652,17 +672,23 @@ def chat_post(*, match_id: int, user, text) -> ChatMessage:
             )
         message = ChatMessage.objects.create(match=match, user=user, text=text)
         attempt.count()
-    payload = {"type": CHAT_MESSAGE, "message": chat_json(message)}
-    transaction.on_commit(lambda: _group_send(match_id, payload))
+    _chat_broadcast(message)
     return message
 
 
+def _chat_broadcast(message: ChatMessage) -> None:
+    payload = {"type": CHAT_MESSAGE, "message": chat_json(message)}
+    transaction.on_commit(lambda: _group_send(message.match_id, payload), robust=True)
+
+
 def chat_json(message: ChatMessage) -> dict:
+    """A chat line; the site's own notices (no user) are signed with the site's name."""
     return {
         "id": message.pk,
-        "user": message.user.username,
+        "user": message.user.username if message.user_id else settings.SITE_NAME,
         "text": message.text,
         "at": message.created_at.isoformat(),
+        "notice": message.user_id is None,
     }
 
 
@@ -715,9 +741,13 @@ def _group_send(match_id: int, payload: dict, spectators_payload: dict | None = 
     if layer is not None:
         from .bot_runner import send_on_server_loop
 
-        for group, message in messages:
-            if not send_on_server_loop(layer.group_send, group, message):
-                async_to_sync(layer.group_send)(group, message)
+        try:
+            for group, message in messages:
+                if not send_on_server_loop(layer.group_send, group, message):
+                    async_to_sync(layer.group_send)(group, message)
+        except Exception:
+            log.exception("Could not broadcast to match %s", match_id)
+            broadcast_failed()
 
 
 def _publish_update(match: Match, seats: list[Seat] | None, state, new_moves: list | None) -> None:
@@ -755,3 +785,79 @@ def match_check_clock(*, match: Match) -> bool:
     if match.status == Match.Status.ACTIVE and match.deadline is not None and timezone.now() >= match.deadline:
         return match_timeout(match_id=match.pk, version=match.version)
     return False
+
+
+# --------------------------------------------------------------------------------------
+# Outages of the live path: the clocks stop while nobody can see the moves
+
+
+def broadcast_failed() -> None:
+    """A broadcast did not go out: if the live path is down, note the outage (the clocks stop)."""
+    if not live_path.reachable():
+        outage_begin()
+
+
+def outage_begin() -> None:
+    """Note that the live path is down, unless that is noted already (two processes noting at
+    once leave two rows; ``outage_end`` closes them together from the earliest)."""
+    if not LiveOutage.objects.filter(ended_at__isnull=True).exists():
+        LiveOutage.objects.create()
+        log.warning("The live path is down: clocks stopped until it is back")
+
+
+def _clocks_stopped() -> bool:
+    """Whether no clock may forfeit anyone now: the live path is down (noted here), or an
+    outage noted is not yet ended (``outage_end`` moves the deadlines on first)."""
+    if not live_path.reachable():
+        outage_begin()
+        return True
+    return LiveOutage.objects.filter(ended_at__isnull=True).exists()
+
+
+def clocks_may_run() -> bool:
+    """Whether a clock may forfeit anyone now; ends a noted outage once the live path is back."""
+    if not live_path.reachable():
+        outage_begin()
+        return False
+    if LiveOutage.objects.filter(ended_at__isnull=True).exists():
+        outage_end()
+    return True
+
+
+OUTAGE_NOTICE = (
+    "The live connection was down for {length}: the clocks were stopped, and the player to move "
+    "has at least a full move's time from now."
+)
+
+
+def outage_end() -> int:
+    """End the noted outage: every running live match with a clock gets its deadline moved on
+    by the outage's length, and at least a full move's time from now (the moves made meanwhile
+    may not have been seen), under a new version, with a notice in its chat. Returns the number
+    of matches whose clock moved; a second call finds nothing to end."""
+    with transaction.atomic():
+        open_outages = list(LiveOutage.objects.select_for_update().filter(ended_at__isnull=True))
+        if not open_outages:
+            return 0
+        now = timezone.now()
+        length = now - min(outage.started_at for outage in open_outages)
+        LiveOutage.objects.filter(pk__in=[outage.pk for outage in open_outages]).update(ended_at=now)
+        running = Match.objects.select_for_update().filter(
+            status=Match.Status.ACTIVE, speed=Match.Speed.LIVE, deadline__isnull=False
+        )
+        notice = OUTAGE_NOTICE.format(length=_duration(length))
+        matches = list(running.order_by("pk"))
+        for match in matches:
+            match.deadline = max(match.deadline + length, now + timedelta(seconds=match.seconds_per_move))
+            _bump(match)
+            _chat_broadcast(ChatMessage.objects.create(match=match, user=None, text=notice))
+    log.warning("The live path is back after %s: clocks of %d match(es) moved on", length, len(matches))
+    return len(matches)
+
+
+def _duration(length: timedelta) -> str:
+    seconds = max(1, round(length.total_seconds()))
+    minutes, seconds = divmod(seconds, 60)
+    if not minutes:
+        return f"{seconds} s"
+    return f"{minutes} min {seconds} s" if seconds else f"{minutes} min"

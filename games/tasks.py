@@ -71,22 +71,33 @@ def bot_act(self, match_id: int, version: int) -> str | None:
 
 
 # A bot to move whose match has not changed for this long lost its task (a worker died, a
-# queue was purged): queue the move again. bot_act is a no-op on a stale version, so a
-# duplicate is harmless.
-BOT_STALL = timedelta(seconds=60)
+# queue was purged, the broker was down when it was queued): queue the move again. As long as
+# bot_act's hard time limit, so a task still thinking is not doubled; bot_act is a no-op on a
+# stale version, so a duplicate is harmless anyway.
+BOT_STALL = timedelta(seconds=30)
+# A finished rated match without ratings this long after it ended lost its rating task (the
+# broker was down when it ended): the check rates it. Within a day; older ones are for
+# ``manage.py recompute_ratings``.
+RATING_STALL = timedelta(seconds=30)
+RATING_LOOKBACK = timedelta(days=1)
+RATING_BATCH = 50
 
 
 @shared_task(acks_late=True)
 def enforce_clocks() -> int:
-    """Forfeit every seat whose time ran out, and re-queue stalled bot moves. Run by Celery
-    beat or ``manage.py run_clocks``."""
+    """The one owner of the work that must follow a commit, should it have been lost on the
+    way: forfeit every seat whose time ran out (not while the live path is down, see
+    ``services.clocks_may_run``), queue again the moves of stalled bots, and rate the finished
+    rated matches left unrated. Each part on its own: one failing does not stop the others.
+    Run by Celery beat or ``manage.py run_clocks``; returns the number of seats forfeited."""
     from . import services
 
     now = timezone.now()
     active = Match.objects.filter(status=Match.Status.ACTIVE)
     count = 0
-    for match_id, version in active.filter(deadline__lte=now).values_list("pk", "version"):
-        count += services.match_timeout(match_id=match_id, version=version)
+    if services.clocks_may_run():
+        for match_id, version in active.filter(deadline__lte=now).values_list("pk", "version"):
+            count += services.match_timeout(match_id=match_id, version=version)
     # No clock runs while a bot is to move, nor for anyone in untimed play: ask the seat.
     bot_to_move = Seat.objects.filter(match=OuterRef("pk"), index=OuterRef("to_move")).filter(
         Q(user__is_bot=True) | ~Q(bot_takeover="")
@@ -95,8 +106,30 @@ def enforce_clocks() -> int:
         Exists(bot_to_move), to_move__isnull=False, deadline__isnull=True, updated_at__lte=now - BOT_STALL
     )
     for match_id, version in stalled.values_list("pk", "version"):
-        schedule_bot(match_id, version)
+        try:
+            schedule_bot(match_id, version)
+        except Exception:
+            log.exception("Could not queue the bot's move in match %s", match_id)
+    _rate_unrated(now)
     return count
+
+
+def _rate_unrated(now) -> None:
+    from rankings.services import match_rate
+
+    unrated = Match.objects.filter(
+        status=Match.Status.FINISHED,
+        rated=True,
+        finished_at__gte=now - RATING_LOOKBACK,
+        finished_at__lte=now - RATING_STALL,
+        rating_changes__isnull=True,
+    )
+    for match_id in unrated.order_by("-finished_at").values_list("pk", flat=True)[:RATING_BATCH]:
+        try:
+            if match_rate(match_id=match_id):
+                log.warning("Match %s was left unrated; rated now", match_id)
+        except Exception:
+            log.exception("Could not rate match %s", match_id)
 
 
 @shared_task(acks_late=True)

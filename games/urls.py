@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import converters, views  # noqa: F401  (converters registers row_id)
 
 urlpatterns = [
     path("games/", views.game_list, name="game-list"),
@@ -10,13 +10,13 @@ urlpatterns = [
     path("play/new/", views.match_new, name="match-new"),
     path("play/computer/", views.play_computer, name="play-computer"),
     path("play/mine/", views.my_matches, name="my-matches"),
-    path("matches/<int:match_id>/", views.match_page, name="match"),
-    path("matches/<int:match_id>/join/", views.match_join_view, name="match-join"),
-    path("matches/<int:match_id>/leave/", views.match_leave_view, name="match-leave"),
-    path("matches/<int:match_id>/bots/", views.match_fill_bots_view, name="match-fill-bots"),
-    path("matches/<int:match_id>/resign/", views.match_resign_view, name="match-resign"),
-    path("matches/<int:match_id>/abort/", views.match_abort_view, name="match-abort"),
-    path("matches/<int:match_id>/replay.json", views.match_replay, name="match-replay"),
-    path("matches/<int:match_id>/record.json", views.match_record, name="match-record"),
+    path("matches/<row_id:match_id>/", views.match_page, name="match"),
+    path("matches/<row_id:match_id>/join/", views.match_join_view, name="match-join"),
+    path("matches/<row_id:match_id>/leave/", views.match_leave_view, name="match-leave"),
+    path("matches/<row_id:match_id>/bots/", views.match_fill_bots_view, name="match-fill-bots"),
+    path("matches/<row_id:match_id>/resign/", views.match_resign_view, name="match-resign"),
+    path("matches/<row_id:match_id>/abort/", views.match_abort_view, name="match-abort"),
+    path("matches/<row_id:match_id>/replay.json", views.match_replay, name="match-replay"),
+    path("matches/<row_id:match_id>/record.json", views.match_record, name="match-record"),
     path("i/<str:token>/", views.match_invite, name="match-invite"),
 ]

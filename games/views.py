@@ -11,8 +11,8 @@ from django.views.decorators.http import require_POST
 from portal import page_cache
 from portal.pagination import paginate
 
-from . import selectors, services
-from .bots import bot_names
+from . import selectors, services, state_cache
+from .bots import bot_label, bot_names
 from .engines import all_games, get_game
 from .forms import MatchCreateForm, PlayComputerForm
 from .models import Match
@@ -42,9 +42,12 @@ def game_detail(request, slug):
             "games/_latest.html", {"matches": selectors.latest_finished(slug, limit=10)}
         ),
         "forum_url": lambda: forum_url_for_game(slug) or "",
+        "live_matches": lambda: _live_matches(game),
         **fame_builders,
     }
-    context.update(page_cache.cached(f"game:{slug}", [f"finished:{slug}", "forums", *fame_areas], shared))
+    # A match starting draws a new "open" generation, one ending a new "finished" one.
+    areas = [f"finished:{slug}", "open", "forums", *fame_areas]
+    context.update(page_cache.cached(f"game:{slug}", areas, shared))
     return render(request, "games/game_detail.html", context)
 
 
@@ -111,10 +114,18 @@ def _lobby_forms(game: str | None) -> page_cache.Rendered:
     return page_cache.render("games/_lobby_forms.html", forms)
 
 
+def _live_matches(game=None) -> page_cache.Rendered:
+    """The watch list: public matches being played now (of one game, or of all)."""
+    matches = selectors.live_matches(game.slug if game else None)
+    return page_cache.render("games/_live_matches.html", {"matches": matches, "game": game})
+
+
 def lobby(request):
     context = {"open_matches": _open_matches_fragment(request)}
     if request.GET.get("part") == "open":  # the page refreshing its list (static/js/lobby.js)
         return render(request, "games/_open_matches_part.html", context)
+    # The watch list: public matches being played, shown whatever the list's filters.
+    context.update(page_cache.cached("lobby-live", ["open", "finished", "people"], {"live_matches": _live_matches}))
     if request.user.is_authenticated:
         game = request.GET.get("game")
         context["forms"] = _lobby_forms(game if game in {g.slug for g in all_games()} else None)
@@ -192,7 +203,8 @@ def match_page(request, match_id):
         "seated": bool(mine),
         "my_seat": mine[0] if mine else None,
         "has_free_seat": any(s.user_id is None for s in match.seats.all()),
-        "bot_choices": [(name, name.replace("-", " ").title()) for name in bot_names()],
+        "bot_choices": [(name, bot_label(name)) for name in bot_names()],
+        "can_chat": services.can_chat(match, request.user),
     }
     return render(request, "games/match.html", context)
 
@@ -278,6 +290,7 @@ def match_record(request, match_id):
         "num_players": match.num_players,
         "options": match.options,
         "players": [s.user.username if s.user else None for s in seats],
+        "seat_names": selectors.match_seat_names(match, seats, state_cache.load(match)),
         "actions": selectors.public_actions(match),
         "places": [s.place for s in seats],
         "scores": [s.score for s in seats],

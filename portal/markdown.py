@@ -5,8 +5,13 @@ nh3 then removes anything outside the allowlist, so even a renderer bug cannot l
 an attribute through that we did not list.
 """
 
+import html
+import re
+from urllib.parse import urlsplit
+
 import markdown as _markdown
 import nh3
+from markdown.treeprocessors import Treeprocessor
 
 ALLOWED_TAGS = {
     "p",
@@ -39,11 +44,46 @@ ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "th": {"align"}, "td": {"align"}, 
 URL_SCHEMES = {"http", "https", "mailto"}
 
 
+class _LinksAndImages(Treeprocessor):
+    """Posts show no images: each becomes a link to it, saying so ("image: alt text"), rather
+    than vanishing. A link whose address the site does not follow (``javascript:``, ``data:``)
+    becomes plain text, rather than something that looks like a link and goes nowhere."""
+
+    def run(self, root):
+        for el in root.iter():
+            if el.tag == "img":
+                src, alt = el.get("src", ""), el.get("alt", "")
+                el.attrib.clear()
+                el.tag, el.text = "a", f"image: {alt}" if alt else "image"
+                el.set("href", src)
+            if el.tag == "a" and not _followed(el.get("href", "")):
+                title = el.get("title")
+                el.attrib.clear()
+                el.tag = "span"
+                if title:
+                    el.set("title", title)
+
+
+def _followed(href: str) -> bool:
+    try:
+        scheme = urlsplit(href.strip()).scheme.lower()
+    except ValueError:
+        return False
+    return bool(href.strip()) and (not scheme or scheme in URL_SCHEMES)
+
+
 def _renderer() -> _markdown.Markdown:
     md = _markdown.Markdown(extensions=["fenced_code", "tables", "sane_lists"], output_format="html")
     md.preprocessors.deregister("html_block")
     md.inlinePatterns.deregister("html")
+    md.treeprocessors.register(_LinksAndImages(md), "links_and_images", 15)  # after the inline pass
     return md
+
+
+def plain_text(rendered_html: str) -> str:
+    """A rendered post as plain text on one line, for excerpts (search results)."""
+    text = nh3.clean(rendered_html, tags=set())
+    return re.sub(r"\s+", " ", html.unescape(text)).strip()
 
 
 def render_markdown(text: str, *, user_content: bool = True) -> str:

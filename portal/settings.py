@@ -138,17 +138,33 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: channel layer, cache, Celery -----------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
+    from redis.exceptions import ConnectionError as _RedisConnectionError
+    from redis.exceptions import TimeoutError as _RedisTimeoutError
+
+    # For the cache's and the channel layer's connections: a command on a connection that
+    # Redis closed (it restarted) reconnects and is sent once more, and an unreachable Redis
+    # answers within seconds rather than holding a request.
+    REDIS_CONNECTION_OPTIONS = {
+        "retry_on_error": [_RedisConnectionError, _RedisTimeoutError],
+        "socket_connect_timeout": env.float("REDIS_CONNECT_TIMEOUT", default=2.0),
+        "health_check_interval": 30,
+    }
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env.str("CHANNEL_PREFIX", default="portal")},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, **REDIS_CONNECTION_OPTIONS}],
+                "prefix": env.str("CHANNEL_PREFIX", default="portal"),
+            },
         }
     }
+    # Fails open while Redis is down (portal.cache); a dead pooled connection is dropped and
+    # the command retried once, so the first one after Redis comes back goes through.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "portal.cache.FaultTolerantRedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"pool_class": "portal.redis_pool.SharedConnectionPool"},
+            "OPTIONS": {"pool_class": "portal.redis_pool.SharedConnectionPool", **REDIS_CONNECTION_OPTIONS},
         }
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -158,6 +174,8 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://"
     CELERY_TASK_ALWAYS_EAGER = True
+# A rate limit whose counter cannot be read lets the request through (see portal.cache).
+RATELIMIT_FAIL_OPEN = True
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -202,6 +220,7 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_USERNAME_MIN_LENGTH = 3
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}  # usernames of at most 30 characters
 ACCOUNT_USERNAME_BLACKLIST = ["admin", "staff", "system", "random", "greedy"]
 ACCOUNT_RATE_LIMITS = {
     # Failed log-ins are counted by the one lockout of every way in (below, django-axes).

@@ -734,7 +734,7 @@ class ChitTerritoryGame(Game):
             return str(action)
         kind, a, b = parsed
         if kind == _FIRST:
-            return f"Player {a} goes first"
+            return f"Seat {a + 1} goes first"  # seats counted from 1, as on the page
         if kind == _DRAW:
             return f"Draw {_article(TYPES[a])}"
         if kind == _WAR:

@@ -714,7 +714,7 @@ class DiceTerritory(Game):
         if kind == K_DICE:
             return f"Rolled {a} and {b} ({a + b})"
         if kind == K_FIRST:
-            return f"Seat {a} plays first"
+            return f"Seat {a + 1} plays first"  # seats counted from 1, as on the page
         # Never name the card: the same label must serve for the face-down round-1 card.
         return "A card is drawn"
 

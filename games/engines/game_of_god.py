@@ -799,10 +799,10 @@ class GameOfGod(Game):
             return f"Challenger rolls {a}, defender rolls {b}"
         if verb == "vacant":
             return f"Leave {_vacant_words(arg)} empty"
-        if verb == "chooser":
-            return f"Seat {arg} chooses the empty goal square"
-        if verb == "first":
-            return f"Seat {arg} moves first"
+        if verb == "chooser" and arg.isdigit():
+            return f"Seat {int(arg) + 1} chooses the empty goal square"  # counted from 1
+        if verb == "first" and arg.isdigit():
+            return f"Seat {int(arg) + 1} moves first"
         return action
 
 

@@ -54,6 +54,10 @@ WHITE_FIELDS = tuple(i for i in range(NUM_FIELDS) if not GRAY[i])
 BLOCK_FIELDS = tuple(tuple(i for i in range(NUM_FIELDS) if BLOCK_OF[i] == b) for b in range(NUM_BLOCKS))
 
 
+def _chips(n: int) -> str:
+    return f"{n} chip" if n == 1 else f"{n} chips"
+
+
 def _neighbours(i: int) -> tuple[int, ...]:
     col, row = i % WIDTH, i // WIDTH
     result = []
@@ -997,10 +1001,10 @@ class GP02AState(State):
         if phase == P_ACT:
             k = self._hand_chips()
             if not self._completable(k, -1, -1):
-                return f"{who}: use the purple chip to make room for your {k} chips."
+                return f"{who}: use the purple chip to make room for your {_chips(k)}."
             if self.cards[self.seat] in (2, 3) and self._move_completable(k, k, -1, -1):
-                return f"{who}: choose a block for your {k} chips, or move."
-            return f"{who}: choose a block for your {k} chips."
+                return f"{who}: choose a block for your {_chips(k)}, or move."
+            return f"{who}: choose a block for your {_chips(k)}."
         if phase == P_LIFT:
             return f"{who}: lift one of your chips from a white field ({self.to_lift} to go)."
         if phase == P_MBLOCK:

@@ -63,6 +63,17 @@ def _point_xy(p: int) -> list[int]:
     return [p % STRIDE, p // STRIDE]
 
 
+def point_name(p: int) -> str:
+    """A grid point in the board's own terms: the squares that meet there."""
+    x, y = _point_xy(p)
+    around = [square_name(c, r) for r in (y - 1, y) for c in (x - 1, x) if 0 <= c < WIDTH and 0 <= r < HEIGHT]
+    if len(around) == 1:
+        return f"the outer corner of {around[0]}"
+    if len(around) == 2:
+        return f"the point on the border between {around[0]} and {around[1]}"
+    return f"the corner where {', '.join(around[:-1])} and {around[-1]} meet"
+
+
 @dataclass(frozen=True)
 class _Edge:
     eid: int  # i (east side of square i) or 64 + i (south side of square i)
@@ -287,7 +298,7 @@ class Territories(Game):
             return str(action)
         verb, _, arg = action.partition(":")
         if verb == "first" and arg in ("0", "1"):
-            return f"Seat {arg} plays Yellow"
+            return f"Seat {int(arg) + 1} plays Yellow"  # seats counted from 1, as on the page
         if verb == "farm" and arg in SQUARE_BY_NAME:
             return f"Farm house on {arg}"
         if action in TRUNK_BY_ACTION:
@@ -513,8 +524,7 @@ class TerritoriesState(State):
                 left += 1
             return f"{name}: place a farm house on a free spot ({left} to place)."
         if self.open_end >= 0:
-            x, y = _point_xy(self.open_end)
-            return f"{name}: continue the fence from its open end at point ({x}, {y})."
+            return f"{name}: continue the fence from its open end, {point_name(self.open_end)}."
         if not self.trunks:
             return f"{name}: place the first trunk against the border."
         return f"{name}: start a new fence touching a placed trunk."
@@ -563,6 +573,7 @@ class TerritoriesState(State):
             for eid, by in self.trunks
         ]
         view["open_end"] = _point_xy(self.open_end) if self.open_end >= 0 else None
+        view["open_end_name"] = point_name(self.open_end) if self.open_end >= 0 else None
         trunk_phase = self.nfarms == 8
         areas = []
         for area in self.areas:
@@ -739,8 +750,7 @@ class TerritoriesState(State):
             return f"A trunk already lies on {name}."
         if self.open_end >= 0:
             if self.open_end not in (edge.p, edge.q):
-                x, y = _point_xy(self.open_end)
-                return f"The fence must be continued from its open end at point ({x}, {y})."
+                return f"The fence must be continued from its open end, {point_name(self.open_end)}."
             return f"A trunk on {name} would spoil land: the fence could not separate farm houses."
         if not self._is_mixed(self._area_of(edge.a)):
             return f"{name} lies in an area whose farm houses are all of one colour."

@@ -20,13 +20,21 @@ export function title(parent, content) {
   return t;
 }
 
+// The seat's name as the server gives it (games/seat_names.py: "Greedy (red)").
 export function seatName(ctx, i) {
+  const named = (ctx.seatNames || [])[i];
+  if (named) return named;
   const seat = (ctx.seats || [])[i];
-  return seat && seat.username ? seat.username : `Player ${i + 1}`;
+  return seat && seat.username ? seat.username : `Seat ${i + 1}`;
 }
 
+// A name cut to ``max`` characters; a seat's colour at its end stays whole ("Greedy (red)"
+// becomes "Gre… (red)"), so two seats held by the same bot stay apart when space is short.
 export function shortName(name, max) {
-  return name.length > max ? `${name.slice(0, max - 1)}…` : name;
+  if (name.length <= max) return name;
+  const tagged = /^(.+)( \([^()]+\))$/.exec(name);
+  if (tagged && tagged[2].length + 2 <= max) return `${tagged[1].slice(0, max - tagged[2].length - 1)}…${tagged[2]}`;
+  return `${name.slice(0, max - 1)}…`;
 }
 
 // Link a renderer's own stylesheet once: ``linkStylesheet(new URL("./x.css", import.meta.url))``.

@@ -359,7 +359,7 @@ function drawPlayer(g, view, ctx, i, lay, moves, buildTypes, buildType) {
   seatShape(g, i, 22, 22, 11, "ct-seat-marker");
   txt(g, 42, 29, shortName(seatName(ctx, i), compact ? 14 : 24) + (me ? " (you)" : ""), "ct-name");
   const score = (view.scores || [])[i] ?? 0;
-  txt(g, w - 10, 29, `${score} points`, "ct-score", { "text-anchor": "end" });
+  txt(g, w - 10, 29, `${score} point${score === 1 ? "" : "s"}`, "ct-score", { "text-anchor": "end" });
   let status = "";
   if (toMove) {
     const drawn = view.drawn_this_turn || [];

@@ -395,15 +395,22 @@ function drawPanel(g, view, ctx, moves, lay) {
     el("rect", { x: 0, y, width: w, height: rowH - 4, rx: 8, class: "dt-player-bg" }, rg);
     piece(rg, seat, 22, y + (rowH - 4) / 2, 14);
     const cy = y + (rowH - 4) / 2 + lay.text * 0.36;
-    const nm = shortName(seatName(ctx, seat), lay.panelW > 500 ? 18 : 11) + (seat === ctx.seat ? " (you)" : "");
     const place = view.terminal ? (view.ranking || [])[seat] : null;
-    txt(rg, 44, cy, `${place ?? k + 1}. ${nm}`, "dt-text dt-player-name");
     let state = "";
     if (place === 1) state = "winner";
+    else if (view.terminal) state = "";
     else if (pos >= 0 && k < pos) state = "played";
     else if (k === pos) state = "▶ playing";
     const score = (view.scores || [])[seat] ?? 0;
-    txt(rg, w - 10, cy, `${state ? state + " · " : ""}${score} pts`, "dt-text dt-player-score", { "text-anchor": "end" });
+    const right = `${state ? state + " · " : ""}${score} pts`;
+    // The name takes what the number, the state and the score leave (a character is about
+    // 0.6 of the text size), so "(you)" never runs into "playing".
+    const you = seat === ctx.seat ? " (you)" : "";
+    const prefix = `${place ?? k + 1}. `;
+    const room = Math.floor((w - 10 - 44 - 12) / (lay.text * 0.56)) - right.length - prefix.length - you.length;
+    const nm = shortName(seatName(ctx, seat), Math.max(6, Math.min(lay.panelW > 500 ? 24 : 16, room))) + you;
+    txt(rg, 44, cy, `${prefix}${nm}`, "dt-text dt-player-name");
+    txt(rg, w - 10, cy, right, "dt-text dt-player-score", { "text-anchor": "end" });
     const owned = (view.owned_value || [])[seat] ?? 0;
     const s = SEATS[seat % SEATS.length];
     title(rg, `${seatName(ctx, seat)}: ${s.name} ${s.shape} "${s.letter}"; best group ${points(score)}, all spaces ${points(owned)}${view.first_player === seat ? "; first player" : ""}`);

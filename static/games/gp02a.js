@@ -451,9 +451,11 @@ function drawTerritory(g, view, ctx, m) {
       const b = blockBox(Number(k));
       const t = el("g", { class: "target block-target" }, g);
       el("rect", { x: b.x - 2, y: b.y - 2, width: b.w + 4, height: b.h + 4, rx: 6, class: "target-box" }, t);
-      const w = 150;
-      el("rect", { x: b.x + b.w / 2 - w / 2, y: b.y + b.h / 2 - 20, width: w, height: 40, rx: 20, class: "block-pill" }, t);
-      txt(t, b.x + b.w / 2, b.y + b.h / 2 + 7, `Choose ${k}`, "block-pill-text", 20);
+      // The block's number on its top-left corner, the point farthest from every field's
+      // chip (a chip fills 0.72 of its field): nothing on the board is hidden while choosing.
+      el("circle", { cx: b.x, cy: b.y, r: CELL * 0.3, class: "block-pill" }, t);
+      txt(t, b.x, b.y + CELL * 0.11, String(k), "block-pill-text", Math.round(CELL * 0.32));
+      tip(t, `Choose block ${k}`);
       actionOn(t, entry, ctx);
     }
   }

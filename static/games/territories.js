@@ -373,7 +373,7 @@ function drawTrunks(g, view) {
   if (view.open_end) {
     const [cx, cy] = pointXY(view.open_end);
     const ring = el("g", { class: "tr-open-end" }, layer);
-    title(ring, `The open end of the fence, point (${view.open_end[0]}, ${view.open_end[1]}): the next trunk goes on from here`);
+    title(ring, `The open end of the fence, ${view.open_end_name || "here"}: the next trunk goes on from here`);
     el("circle", { cx, cy, r: 12, class: "tr-ring" }, ring);
   }
 }

@@ -54,9 +54,21 @@ function showError(message) {
   els.error.hidden = !message;
 }
 
+// Every seat's name comes from the server (games/seat_names.py): the player and the seat's
+// colour, "Greedy (red)", so several bots of one kind are told apart everywhere.
 function seatName(index) {
-  const seat = payload.seats[index];
-  return seat && seat.username ? seat.username : `Seat ${index + 1}`;
+  return (payload.seat_names || [])[index] || `Seat ${index + 1}`;
+}
+
+// An action in plain words, with the seat it names ("Seat 2 plays first", counted from 1)
+// called by its name: "Greedy (red) plays first".
+function moveWords(label) {
+  return String(label).replace(/\bSeat (\d+)\b/g, (whole, n) => (payload.seat_names || [])[n - 1] || whole);
+}
+
+// "1 point", "2 points".
+function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many || `${one}s`}`;
 }
 
 function act(action) {
@@ -82,11 +94,12 @@ function renderSeats() {
     if (colour) swatch.dataset.colour = colour;
     li.append(swatch);
     if (seat.username) {
-      const a = text("a", seat.username);
+      const a = text("a", seatName(seat.index), "name");
       a.href = seat.url;
+      a.title = seatName(seat.index);
       li.append(" ", a);
     } else {
-      li.append(" ", text("em", "free seat"));
+      li.append(" ", text("em", "Open seat"));
     }
     if (seat.is_bot || seat.bot) li.append(" ", text("span", "bot", "badge"));
     if (seat.resigned) li.append(" ", text("span", "resigned", "badge"));
@@ -157,15 +170,33 @@ function renderScore(view) {
   const body = document.createElement("tbody");
   (view.scores || []).forEach((score, i) => {
     const row = document.createElement("tr");
-    const th = text("th", seatName(i));
+    const th = text("th", null, "name-cell");
     th.scope = "row";
+    th.append(text("span", seatName(i), "name"));
+    th.title = seatName(i);
     row.append(th, text("td", String(score), "num"));
-    const parts = text("td", (breakdown[i] || []).map(([label, pts]) => `${label}: ${pts}`).join("; "), "breakdown");
-    row.append(parts);
+    row.append(breakdownCell(breakdown[i] || []));
     body.append(row);
   });
   table.append(body);
   els.score.append(table);
+}
+
+// A seat's score breakdown, folded: the line items in a small table behind "how".
+function breakdownCell(parts) {
+  const td = text("td", null, "breakdown");
+  if (!parts.length) return td;
+  const details = document.createElement("details");
+  details.append(text("summary", plural(parts.length, "item")));
+  const table = text("table", null, "breakdown-table");
+  for (const [label, pts] of parts) {
+    const tr = document.createElement("tr");
+    tr.append(text("td", label), text("td", String(pts), "num"));
+    table.append(tr);
+  }
+  details.append(table);
+  td.append(details);
+  return td;
 }
 
 function renderActions() {
@@ -204,7 +235,10 @@ function renderResult() {
   const tieBreaks = (payload.view || {}).tie_breaks || { labels: [], values: [] };
   let tied = false;
   ranked.forEach((seat, k) => {
-    const li = text("li", `${seat.place}. ${seatName(seat.index)} — ${seat.score} points${seat.resigned ? " (resigned)" : ""}${seat.timed_out ? " (out of time)" : ""}`);
+    const li = text("li", `${seat.place}. `);
+    li.append(text("span", seatName(seat.index), "name"));
+    li.lastChild.title = seatName(seat.index);
+    li.append(` — ${plural(seat.score, "point")}${seat.resigned ? " (resigned)" : ""}${seat.timed_out ? " (out of time)" : ""}`);
     const note = tieNote(seat, ranked, k, tieBreaks);
     if (note) {
       tied = true;
@@ -252,6 +286,7 @@ function drawBoard(view, interactive) {
     renderer.render(els.board, view, {
       seat: payload.seat,
       seats: payload.seats,
+      seatNames: payload.seat_names || [],
       legal: interactive ? payload.legal_actions || [] : [],
       act: interactive ? act : () => {},
     });
@@ -264,7 +299,7 @@ function render() {
   const view = payload.view || {};
   const over = { finished: `The match is over${payload.end_reason ? ` (${payload.end_reason})` : ""}.`, aborted: "The match was called off." };
   els.prompt.textContent =
-    payload.status === "open" ? "Waiting for players to take the free seats." : over[payload.status] || view.prompt || "";
+    payload.status === "open" ? "Waiting for players to take the open seats." : over[payload.status] || view.prompt || "";
   renderSeats();
   renderTurn();
   tickClock();
@@ -296,10 +331,21 @@ function applySnapshot(snapshot) {
   if (leftMySeat) window.location.reload();
 }
 
+// One move in plain words ("Greedy (red): Put a blue chip on b2"), numbered from 1; once the
+// match is over, a button that shows the position after it.
 function moveItem(m) {
-  const li = text("li", `${m.seat === null ? "chance:" : seatName(m.seat) + ":"} ${m.action}`);
-  li.title = m.label;
-  if (m.seat === null) li.className = "chance";
+  const li = text("li", null, m.seat === null ? "move chance" : "move");
+  li.dataset.index = m.index;
+  li.append(text("span", `${m.index + 1}.`, "move-no"));
+  const words = `${m.seat === null ? "Chance" : seatName(m.seat)}: ${moveWords(m.label || m.action)}`;
+  if (payload.status === "finished" || payload.status === "aborted") {
+    const b = text("button", words, "link-button move-jump");
+    b.type = "button";
+    b.dataset.frame = m.index + 1;
+    li.append(" ", b);
+  } else {
+    li.append(" ", text("span", words));
+  }
   return li;
 }
 
@@ -413,10 +459,16 @@ async function startReplay() {
 
 function showFrame() {
   const frame = replayFrames[replayIndex];
+  els.moves.querySelectorAll("li.current").forEach((li) => li.classList.remove("current"));
+  const current = els.moves.querySelector(`li[data-index="${replayIndex - 1}"]`);
+  if (current) {
+    current.classList.add("current");
+    els.moves.scrollTop = current.offsetTop - els.moves.clientHeight / 2;
+  }
   drawBoard(frame.view, false);
   els.prompt.textContent = frame.view.prompt || "";
   renderScore(frame.view);
-  const what = frame.action ? ` — ${frame.seat === null ? "chance" : seatName(frame.seat)}: ${frame.label || frame.action}` : " — start";
+  const what = frame.action ? ` — ${frame.seat === null ? "Chance" : seatName(frame.seat)}: ${moveWords(frame.label || frame.action)}` : " — start";
   els.replayPos.textContent = `Step ${replayIndex} of ${replayFrames.length - 1}${what}`;
 }
 
@@ -430,6 +482,16 @@ async function step(where) {
   else if (where === "last") replayIndex = last;
   showFrame();
 }
+
+// A move in the list jumps the replay to the position after it.
+els.moves.addEventListener("click", async (event) => {
+  const button = event.target.closest("button[data-frame]");
+  if (!button) return;
+  await startReplay();
+  if (!replayFrames) return;
+  replayIndex = Math.min(replayFrames.length - 1, Number(button.dataset.frame));
+  showFrame();
+});
 
 els.replay.addEventListener("click", (event) => {
   const button = event.target.closest("button[data-step]");
@@ -454,6 +516,20 @@ if (els.chatForm) {
   });
 }
 
+// The invite link: selected on focus, copied by its button.
+const inviteLink = document.getElementById("invite-link");
+if (inviteLink) {
+  inviteLink.addEventListener("focus", () => inviteLink.select());
+  document.getElementById("invite-copy").addEventListener("click", async (event) => {
+    inviteLink.select();
+    try {
+      await navigator.clipboard.writeText(inviteLink.value);
+      event.target.textContent = "Copied";
+    } catch (err) {
+      event.target.textContent = "Press Ctrl+C to copy";
+    }
+  });
+}
 // The page's own handlers live here, not in the markup: the site's Content-Security-Policy
 // runs no inline script or on* attribute.
 document.addEventListener("submit", (event) => {

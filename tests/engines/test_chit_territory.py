@@ -655,7 +655,7 @@ def test_actions_have_plain_labels_and_the_prompt_says_what_to_do():
     assert GAME.action_label("war:c4") == "War: remove the structure on c4"
     assert GAME.action_label("peace") == "Make peace"
     assert GAME.action_label("discard:mine") == "Discard a mine"
-    assert GAME.action_label("first:1") == "Player 1 goes first"
+    assert GAME.action_label("first:1") == "Seat 2 goes first"  # seats counted from 1
     state = position(2, board={"e5": ("palace", 1)}, reserves=[{"army": 1, "town": 1}, {}], step="war")
     assert "War or peace" in state.prompt()
 

@@ -142,7 +142,7 @@ def test_a_fence_with_an_open_end_must_be_continued_there():
     legal = state.legal_actions()
     assert sorted(legal) == ["trunk:d1-d2", "trunk:d2-e2", "trunk:e1-e2"]
     assert all((4, 1) in ends(a) for a in legal)
-    refused(state, "trunk:a4-a5", "continued from its open end at point \\(4, 1\\)")
+    refused(state, "trunk:a4-a5", "continued from its open end, the corner where d1, e1, d2 and e2 meet")
 
 
 def test_completing_a_surrounding_gives_the_same_player_another_trunk():
@@ -313,11 +313,12 @@ def test_the_view_names_squares_farm_houses_trunks_points_areas_and_colours():
     assert view["to_move_colour"] == "yellow" and view["current_player"] == 0
     assert view["legal"] == state.legal_actions()
     assert len(view["areas"]) == 1 and view["areas"][0]["owner"] is None  # unfinished fence
-    assert "open end at point (4, 2)" in view["prompt"]
+    # The open end in the board's own terms: the squares that meet there.
+    assert "open end, the corner where d2, e2, d3 and e3 meet." in view["prompt"]
 
 
 def test_action_labels_read_as_plain_words():
-    assert GAME.action_label("first:1") == "Seat 1 plays Yellow"
+    assert GAME.action_label("first:1") == "Seat 2 plays Yellow"  # seats counted from 1
     assert GAME.action_label("farm:b2") == "Farm house on b2"
     assert GAME.action_label("trunk:b3-c3") == "Trunk between b3 and c3"
 

@@ -1,5 +1,6 @@
 """Search across posts (full text on PostgreSQL, icontains on SQLite) and the Atom feed per forum."""
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -109,3 +110,11 @@ def test_hostile_text_in_the_feed_stays_text(client, alice, general, topic_of):
     assert entry.find(f"{ATOM}title").text == "<script>alert(1)</script>"  # text, escaped in the XML
     assert "<img" not in entry.find(f"{ATOM}summary").text
     assert Post.objects.get().body_html == "<p>&lt;img src=x onerror=alert(1)&gt;</p>"
+
+
+def test_search_results_show_plain_text_not_markdown(client, alice, topic_of):
+    body = "**Corners** are _weak_: see [my notes](https://example.org/notes)\n\n- fence early"
+    topic_of(alice, title="Openings", body=body)
+    page = client.get("/forum/search/", {"q": "corners"}).content.decode()
+    excerpt = re.search(r'<p class="excerpt">(.*?)</p>', page, re.S).group(1)
+    assert excerpt == "Corners are weak: see my notes fence early"

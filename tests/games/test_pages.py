@@ -216,3 +216,9 @@ def test_the_replay_serves_every_position_from_the_start(client, alice, bob):
     assert len(frames) == match.moves.count() + 1
     assert frames[0]["action"] is None
     assert frames[-1]["view"] == match.snapshot
+
+
+@pytest.mark.parametrize("suffix", ["", "record.json", "replay.json"])
+def test_a_match_number_too_long_for_any_row_is_no_such_match(client, suffix):
+    response = client.get(f"/matches/{'9' * 20}/{suffix}")
+    assert response.status_code == 404

@@ -97,25 +97,37 @@ def test_a_player_page_shows_the_new_rating(client, alice, bob):
 # The lobby
 
 
+def lobby_seats(*players):
+    """The seats of an open GP02A match as the lobby lists them (None: an open seat)."""
+    html = []
+    for player, colour in zip(players, ["blue", "red", "green"], strict=False):
+        name = f"{player} ({colour})"
+        seat = f'<span class="name" title="{name}">{name}</span>' if player else "<em>Open seat</em>"
+        html.append(f"<li>{seat}</li>")
+    return "".join(html)
+
+
 def test_a_new_open_match_shows_in_the_lobby_at_once(client, alice):
     assert "No open match. Create one!" in page(client, "/play/")
     match = services.match_create(user=alice, game="gp02a", num_players=3)
     body = page(client, "/play/")
     assert f'<a href="/matches/{match.pk}/">#{match.pk}</a>' in body
-    assert "<li>alice</li><li><em>free</em></li><li><em>free</em></li>" in body
+    assert lobby_seats("alice", None, None) in body
 
 
 def test_a_seat_taken_shows_at_once_and_a_full_match_leaves_the_lobby(client, alice, bob, make_user):
     match = services.match_create(user=alice, game="gp02a", num_players=3)
-    assert "<li>alice</li><li><em>free</em></li><li><em>free</em></li>" in page(client, "/play/")
+    assert lobby_seats("alice", None, None) in page(client, "/play/")
     services.match_join(match_id=match.pk, user=bob)
-    assert "<li>alice</li><li>bob</li><li><em>free</em></li>" in page(client, "/play/")
+    assert lobby_seats("alice", "bob", None) in page(client, "/play/")
     services.match_leave(match_id=match.pk, user=bob)
-    assert "<li>alice</li><li><em>free</em></li><li><em>free</em></li>" in page(client, "/play/")
+    assert lobby_seats("alice", None, None) in page(client, "/play/")
     services.match_join(match_id=match.pk, user=bob)
     services.match_join(match_id=match.pk, user=make_user("carol"))
     assert fresh(match.pk).status == Match.Status.ACTIVE
-    assert f"#{match.pk}" not in page(client, "/play/")
+    body = page(client, "/play/")
+    assert f'<a href="/matches/{match.pk}/">#{match.pk}</a>' not in body  # no longer waiting
+    assert f'aria-label="Watch GP02A Territory #{match.pk}"' in body  # being played: to watch
 
 
 def test_a_match_called_off_leaves_the_lobby_at_once(client, alice):
@@ -146,12 +158,14 @@ def test_a_renamed_player_shows_under_the_new_name_at_once(client, alice, bob):
     assert ">bob<" in page(client, "/")
     for url in (f"/games/{GAME}/", "/hall-of-fame/", f"/games/{GAME}/ranking/"):
         assert ">bob<" in rated(client, url)
-    assert "<li>bob</li>" in page(client, "/play/")
+    assert lobby_seats("bob", None, None) in page(client, "/play/")
     bob.username = "robert"
     bob.save()
-    for url in ("/", f"/games/{GAME}/", "/hall-of-fame/", f"/games/{GAME}/ranking/", "/play/"):
+    for url in ("/", f"/games/{GAME}/", "/hall-of-fame/", f"/games/{GAME}/ranking/"):
         body = page(client, url)
         assert ">robert<" in body and ">bob<" not in body, url
+    body = page(client, "/play/")
+    assert lobby_seats("robert", None, None) in body and ">bob (blue)<" not in body
 
 
 def test_the_game_page_links_to_its_forum_where_it_is_now(client):
@@ -197,7 +211,7 @@ def test_the_lobby_gives_join_buttons_only_to_signed_in_visitors_each_with_their
     assert response.status_code == 302
     assert fresh(match.pk).seats.filter(user=bob).exists()
     body = page(anonymous, "/play/")
-    assert "<li>alice</li><li>bob</li>" in body
+    assert lobby_seats("alice", "bob") in body
     assert f"Join #{match.pk}" not in body and "csrfmiddlewaretoken" not in body
 
 

@@ -89,13 +89,14 @@ def test_the_home_page_costs_two_queries_then_none_whatever_the_number_of_matche
     costs("/", cold=2 + SIGNED_IN, warm=SIGNED_IN)
 
 
-def test_a_game_page_costs_four_queries_then_none_whatever_the_number_of_players(client, site, costs):
-    # Latest matches and their seats, the top ten, the forum's address.
+def test_a_game_page_costs_six_queries_then_none_whatever_the_number_of_players(client, site, costs):
+    # Latest matches and their seats, the matches being played and their seats, the top
+    # ten, the forum's address.
     for game in all_games():
-        body = costs(f"/games/{game.slug}/", cold=4, warm=0)
+        body = costs(f"/games/{game.slug}/", cold=6, warm=0)
         assert "See the complete ranking" in body
     client.force_login(site["alice"])  # rated: one more query for "Your rating"
-    body = costs("/games/chit-territory/", cold=4 + SIGNED_IN + 1, warm=SIGNED_IN + 1)
+    body = costs("/games/chit-territory/", cold=6 + SIGNED_IN + 1, warm=SIGNED_IN + 1)
     assert "Your rating" in body
 
 
@@ -135,15 +136,15 @@ def test_finding_a_player_in_a_ranking_costs_two_queries_more(client, site, cost
 # Playing
 
 
-def test_the_lobby_costs_three_queries_then_none_whatever_the_number_of_open_matches(client, site, costs):
+def test_the_lobby_costs_five_queries_then_none_whatever_the_number_of_open_matches(client, site, costs):
     # How many open public matches there are (the pages), one page of them, then their
-    # seats with the players.
-    body = costs("/play/", cold=3, warm=0)
+    # seats with the players; the matches being played (the watch list) and their seats.
+    body = costs("/play/", cold=5, warm=0)
     assert f"#{site['open'].pk}" in body
     client.force_login(site["carol"])
-    body = costs("/play/", cold=3 + SIGNED_IN, warm=SIGNED_IN)
+    body = costs("/play/", cold=5 + SIGNED_IN, warm=SIGNED_IN)
     assert f"Join #{site['open'].pk}" in body
-    body = costs("/play/?game=gp02a&players=3&page=1", cold=3 + SIGNED_IN, warm=SIGNED_IN)
+    body = costs("/play/?game=gp02a&players=3&page=1", cold=5 + SIGNED_IN, warm=SIGNED_IN)
     assert f"Join #{site['open'].pk}" in body
 
 

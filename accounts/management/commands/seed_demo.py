@@ -8,7 +8,10 @@ DEMO_PASSWORD = "demo-password"
 
 
 class Command(BaseCommand):
-    help = "Create the demo players (password 'demo-password') if they do not exist yet."
+    help = (
+        "Create the demo players (password 'demo-password'), finished rated matches in every game "
+        "between them and the bots, a match being played and a few forum topics; each only once."
+    )
 
     def handle(self, *args, **options):
         User = get_user_model()
@@ -24,3 +27,12 @@ class Command(BaseCommand):
             admin = User.objects.create_superuser("admin", "admin@example.com", DEMO_PASSWORD)
             user_confirm_email(user=admin)
             self.stdout.write("created admin")
+        from forums.demo import seed_topics
+        from games.demo import seed_matches
+
+        matches = seed_matches(DEMO_USERS)
+        if matches:
+            self.stdout.write(f"played {len(matches) - 1} demo matches; match #{matches[-1].pk} is being played")
+        topics = seed_topics(DEMO_USERS)
+        if topics:
+            self.stdout.write(f"opened {len(topics)} forum topics")

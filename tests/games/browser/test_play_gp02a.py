@@ -269,3 +269,28 @@ def test_with_chips_of_several_colours_the_colour_is_picked_before_the_field(asg
     show(page, state)
     assert sorted(board_actions(page)) == sorted(a for a in state.legal_actions() if a.startswith("put:"))
     assert page.locator("#board svg .tray-chip").count() == 1
+
+
+def test_the_blocks_to_choose_are_marked_without_hiding_a_chip(asgi_server, browser, screenshot):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{asgi_server}/")
+    state = a_turn_holding_the_purple_chip()
+    state.apply("chrono:blue")
+    show(page, state)
+    overlaps = page.evaluate(
+        """() => {
+          // Both are discs: they meet when their centres are closer than their radii together.
+          const box = (e) => {
+            const r = e.getBoundingClientRect();
+            return {x: r.left + r.width / 2, y: r.top + r.height / 2, r: r.width / 2};
+          };
+          const meet = (a, b) => Math.hypot(a.x - b.x, a.y - b.y) < a.r + b.r;
+          const chips = [...document.querySelectorAll('#board svg .chip:not(.ghost) .chip-disc')].map(box);
+          const marks = [...document.querySelectorAll('#board svg .block-target .block-pill')].map(box);
+          return {marks: marks.length, chips: chips.length,
+                  hidden: marks.flatMap((m) => chips.filter((c) => meet(m, c))).length};
+        }"""
+    )
+    assert overlaps["marks"] == 6 and overlaps["chips"] >= 4, overlaps
+    assert overlaps["hidden"] == 0, overlaps
+    screenshot(page, "gp02a-choosing-a-block")

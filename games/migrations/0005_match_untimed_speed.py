@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_more_bots'),
+        ('games', '0004_live_outages'),
     ]
 
     operations = [
