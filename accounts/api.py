@@ -5,6 +5,8 @@ throttles (DRF's view has none). A locked-out client gets 429 with the time to t
 even with the right password.
 """
 
+from allauth.account.utils import has_verified_email
+from django.conf import settings
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers
 from rest_framework.authtoken.models import Token
@@ -33,7 +35,13 @@ class TokenView(ObtainAuthToken):
                 message, seconds = lockout_explanation(request, request.axes_credentials)
                 raise exceptions.Throttled(wait=seconds, detail=message)
             raise exceptions.ValidationError(serializer.errors)
-        token, _created = Token.objects.get_or_create(user=serializer.validated_data["user"])
+        user = serializer.validated_data["user"]
+        if settings.ACCOUNT_EMAIL_VERIFICATION == "mandatory" and not has_verified_email(user):
+            # As the site's log-in form: no way in before the address is confirmed.
+            raise exceptions.ValidationError(
+                {"non_field_errors": ["Confirm your e-mail address first: follow the link in the mail we sent you."]}
+            )
+        token, _created = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 
 

@@ -68,3 +68,14 @@ def test_password_reset_answers_exactly_the_same_for_a_known_and_an_unknown_addr
     assert page_text(known, "alice@example.com") == page_text(unknown, "nobody@example.com")
     # Each address gets a mail, so only its owner learns whether it has an account.
     assert sorted(message.to[0] for message in mail.outbox) == ["alice@example.com", "nobody@example.com"]
+
+
+def test_an_unconfirmed_account_gets_no_api_token_until_it_is_confirmed():
+    signup(Client(), "newcomer", "newcomer@example.com")
+    credentials = {"username": "newcomer", "password": "Correct-Horse-42"}
+    refused = Client().post("/api/auth/token/", credentials)
+    assert refused.status_code == 400
+    assert "Confirm your e-mail address" in refused.json()["non_field_errors"][0]
+    link = re.search(r"http://testserver(/accounts/confirm-email/\S+/)", mail.outbox[0].body).group(1)
+    Client().post(link)
+    assert Client().post("/api/auth/token/", credentials).json()["token"]
