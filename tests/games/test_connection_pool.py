@@ -110,9 +110,10 @@ def test_the_pool_bounds_the_connections_of_a_loaded_process_and_fails_no_caller
             open_timeout=WAIT,
             close_timeout=5,
         )
-        target, acted, acks, seen = start[match_id] + MOVES_PER_MATCH, -1, 0, -1
+        target, acted, acks, sent, seen = start[match_id] + MOVES_PER_MATCH, -1, 0, 0, -1
         try:
-            while seen < target:
+            # The mover's own update may come before its ack: wait for both.
+            while seen < target or acks < sent:
                 frame = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
                 assert frame["type"] != "error", f"match {match_id}: {frame}"
                 if frame["type"] == "ack":
@@ -123,6 +124,7 @@ def test_the_pool_bounds_the_connections_of_a_loaded_process_and_fails_no_caller
                         action = frame["legal_actions"][0]["action"]
                         await ws.send(json.dumps({"type": "act", "action": action, "version": frame["version"]}))
                         acted = frame["version"]
+                        sent += 1
             return match_id, acks, seen
         finally:
             await ws.close()

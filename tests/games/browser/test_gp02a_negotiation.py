@@ -15,12 +15,9 @@ from games.models import Match
 from tests.conftest import wait_for
 
 from ..helpers import fresh
-from .pages import log_in
+from .pages import CONNECTED, log_in
 
 pytestmark = pytest.mark.browser
-
-CONNECTED = "window.matchClient && window.matchClient.socket && window.matchClient.socket.readyState === 1"
-
 
 def to_the_persons_deal(ann, bob, carol):
     """Seats: ann, bob, carol, a Greedy bot. Everyone but the bot plays random moves through
