@@ -37,6 +37,12 @@ export function shortName(name, max) {
   return `${name.slice(0, max - 1)}…`;
 }
 
+// A score in words, singular for one: "1 point", "3 points"; short: "1 pt", "3 pts".
+export function points(n, short = false) {
+  const word = short ? "pt" : "point";
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 // Link a renderer's own stylesheet once: ``linkStylesheet(new URL("./x.css", import.meta.url))``.
 export function linkStylesheet(url) {
   const href = String(url);

@@ -4,7 +4,7 @@
 // order. Clicks: claim or capture a highlighted space; Roll and Stop are drawn as big
 // buttons too (they also stay in the page's button list).
 
-import { el, linkStylesheet, seatName, shortName, title } from "./board-kit.js";
+import { el, linkStylesheet, points, seatName, shortName, title } from "./board-kit.js";
 
 
 // Okabe-Ito colours, each with its own letter and shape, so no seat relies on colour alone.
@@ -74,10 +74,6 @@ function who(ctx, i) {
   return i === ctx.seat ? "you" : seatName(ctx, i);
 }
 
-
-function points(n) {
-  return `${n} point${n === 1 ? "" : "s"}`;
-}
 
 // Greedy word wrap to lines of at most `max` characters.
 function wrap(text, max) {
@@ -402,7 +398,7 @@ function drawPanel(g, view, ctx, moves, lay) {
     else if (pos >= 0 && k < pos) state = "played";
     else if (k === pos) state = "▶ playing";
     const score = (view.scores || [])[seat] ?? 0;
-    const right = `${state ? state + " · " : ""}${score} pts`;
+    const right = `${state ? state + " · " : ""}${points(score, true)}`;
     // The name takes what the number, the state and the score leave (a character is about
     // 0.6 of the text size), so "(you)" never runs into "playing".
     const you = seat === ctx.seat ? " (you)" : "";

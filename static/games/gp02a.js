@@ -14,7 +14,7 @@
 // as offer:S@GIVE>TAKE), the player offered gets Accept and Decline, and everyone sees the
 // open offer and the last answer.
 
-import { SVG, el, linkStylesheet, seatName, shortName as shorten, title as tip } from "./board-kit.js";
+import { SVG, el, linkStylesheet, points, seatName, shortName as shorten, title as tip } from "./board-kit.js";
 
 const COLOURS = ["blue", "red", "green", "yellow", "purple"];
 const PLAIN = ["blue", "red", "green", "yellow"];
@@ -750,7 +750,7 @@ function drawSeat(g, view, ctx, m, s, w, h, fs) {
   }
   const parts = (view.score_parts || [])[s] || {};
   const score = (view.scores || [])[s] ?? 0;
-  txt(g, w - 12, f(30), `${score} pts`, "seat-score", f(19), { "text-anchor": "end" });
+  txt(g, w - 12, f(30), points(score, true), "seat-score", f(19), { "text-anchor": "end" });
   txt(g, w - 12, f(86), partsText(parts), "seat-parts", f(13), { "text-anchor": "end" });
   // The hand.
   const hand = (view.hands || [])[s] || {};
@@ -790,7 +790,7 @@ function drawDummy(g, view, w, h, fs) {
   chip(g, f(22), f(24), f(14), d.colour);
   txt(g, f(42), f(30), cap(d.colour), "seat-name", f(19));
   txt(g, f(42) + textWidth(cap(d.colour), f(19)) + 8, f(30), "dummy", "seat-parts", f(15));
-  txt(g, w - 12, f(30), `${d.score} pts`, "seat-score", f(19), { "text-anchor": "end" });
+  txt(g, w - 12, f(30), points(d.score, true), "seat-score", f(19), { "text-anchor": "end" });
   txt(g, w - 12, f(56), partsText(d.parts || {}), "seat-parts", f(13), { "text-anchor": "end" });
   wrapText(g, 12, f(90), "Nobody plays yellow: whoever draws its chips places them. It can win blocks but is never ranked.", "seat-parts", f(14), w - 24, f(19));
 }
