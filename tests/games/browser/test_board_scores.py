@@ -10,7 +10,7 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.mark.parametrize(
-    ("slug", "num_players", "score_class"), [("gp02a", 3, "seat-score"), ("dice-territory", 2, "dt-player-score")]
+    ("slug", "num_players", "score_class"), [("gp02a", 3, "seat-score"), ("dice-territory", 3, "dt-player-score")]
 )
 def test_a_seat_with_one_point_reads_1_pt(asgi_server, browser, slug, num_players, score_class):
     view = get_game(slug).new_state(num_players).view(None)
