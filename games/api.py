@@ -201,7 +201,9 @@ def matches(request):
         qs = selectors.open_matches()
         game = request.query_params.get("game")
         if game:
-            qs = qs.filter(game=game)
+            # Only a game the site has can match: anything else (a NUL byte included, which
+            # PostgreSQL refuses in a text parameter) lists nothing.
+            qs = qs.filter(game=game) if game in {g.slug for g in all_games()} else qs.none()
         return Response(MatchSummarySerializer(qs[:100], many=True).data)
     serializer = MatchCreateSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)

@@ -209,3 +209,12 @@ def test_fifty_threads_sending_the_same_action_apply_it_exactly_once(alice, bob)
     assert after.version == match.version + 1
     assert Move.objects.filter(match=match, seat__isnull=False).count() == 1
     assert Move.objects.filter(match=match).count() > moves_before
+
+
+def test_the_open_matches_of_a_game_the_site_does_not_have_are_none(alice):
+    api_for(alice).post("/api/matches/", {"game": "territories", "players": 2, "speed": "untimed", "rated": False})
+    client = APIClient()
+    assert [m["game"] for m in client.get("/api/matches/", {"game": "territories"}).json()] == ["territories"]
+    for game in ["no-such-game", "terri\x00tories"]:  # PostgreSQL refuses a NUL byte in a text parameter
+        response = client.get("/api/matches/", {"game": game})
+        assert response.status_code == 200 and response.json() == []
