@@ -655,6 +655,8 @@ def chat_post(*, match_id: int, user, text) -> ChatMessage:
     if not isinstance(text, str) or not text.strip():
         raise MatchError("Write something first.", "bad_request")
     text = text.strip()
+    if "\x00" in text:  # no database keeps it in text
+        raise MatchError("A chat message cannot contain a NUL character.", "bad_request")
     if len(text) > ChatMessage.MAX_LENGTH:
         raise MatchError(f"A chat message is at most {ChatMessage.MAX_LENGTH} characters.", "bad_request")
     match = Match.objects.filter(pk=match_id).first()

@@ -95,3 +95,10 @@ async def test_over_the_socket_a_spectator_flooding_the_chat_gets_an_error_frame
 def test_anonymous_visitors_still_cannot_chat(match):
     with pytest.raises(MatchError, match="Log in to chat"):
         services.chat_post(match_id=match.pk, user=AnonymousUser(), text="hello")
+
+
+def test_a_chat_message_with_a_nul_character_is_refused_and_nothing_is_kept(match, alice):
+    with pytest.raises(MatchError, match="cannot contain a NUL character") as refused:
+        services.chat_post(match_id=match.pk, user=alice, text="hello\x00there")
+    assert refused.value.code == "bad_request"
+    assert not ChatMessage.objects.filter(match=match).exists()
