@@ -4,7 +4,8 @@ Client -> server frames: {"type": "act", "action": str, "version": int},
 {"type": "snapshot"}, {"type": "sync", "version": int} (a snapshot follows only if that is not
 the latest version), {"type": "chat", "text": str}, {"type": "ping"}.
 Server -> client: {"type": "snapshot", ...payload}, {"type": "ack", "version": int},
-{"type": "error", "code": str, "message": str}, {"type": "chat", "message": {...}}, {"type": "pong"}.
+{"type": "error", "code": str, "message": str}, {"type": "chat", "message": {...}}, {"type": "pong"},
+{"type": "rematch", "offer": {...}} (a rematch of the finished match offered or answered).
 Every change is broadcast as ``match.updated`` carrying the new version's payloads, built once
 by the process that committed it (one per seat, one for spectators): each socket forwards its
 own user's and runs no query. Every update is a whole snapshot (less the chat), so a socket
@@ -218,6 +219,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def chat_message(self, event):
         await self.send_json({"type": "chat", "message": event["message"]})
+
+    async def rematch_offer(self, event):
+        """A rematch offered or answered (challenges.services): the page draws how it stands.
+        Answers go through the services, which take them from the players asked only."""
+        await self.send_json({"type": "rematch", "offer": event["offer"]})
 
     # -- helpers -----------------------------------------------------------------------
     async def send_snapshot(self, force: bool = False):

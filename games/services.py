@@ -67,23 +67,23 @@ class ActResult:
 # Creating and filling matches
 
 
-def match_create(
+def match_terms(
     *,
-    user,
     game: str,
     num_players: int,
     options: dict | None = None,
     rated: bool = True,
-    visibility: str = Match.Visibility.PUBLIC,
     speed: str = Match.Speed.LIVE,
     seconds_per_move: int | None = None,
     days_per_move: int | None = None,
-) -> Match:
-    if not user.is_authenticated:
-        raise MatchError("Log in to create a match.", "forbidden")
+) -> dict:
+    """The terms of a match checked and filled in as ``match_create`` takes them: the game's
+    slug, the number of players, its options (defaults filled), the rated flag, the speed and
+    the seconds per move. Raises ``MatchError`` with a message for people. Anything that
+    keeps terms for a match made later (a challenge) checks them here, by the same rules."""
     try:
         engine = get_game(game)
-    except KeyError:
+    except (KeyError, TypeError):
         raise MatchError(f"There is no game called {game!r}.") from None
     try:
         num_players = int(num_players)
@@ -91,8 +91,6 @@ def match_create(
         options = engine.normalise_options(options, num_players)
     except (TypeError, ValueError) as exc:
         raise MatchError(str(exc)) from None
-    if visibility not in Match.Visibility.values:
-        raise MatchError("Visibility must be public or invite.")
     if speed == Match.Speed.UNTIMED:
         if rated:
             raise MatchError("Untimed practice is casual: choose a live or correspondence clock for a rated match.")
@@ -108,21 +106,65 @@ def match_create(
         seconds = days * 86400
     else:
         raise MatchError("Speed must be untimed, live or correspondence.")
+    return {
+        "game": engine.slug,
+        "num_players": num_players,
+        "options": options,
+        "rated": bool(rated),
+        "speed": speed,
+        "seconds_per_move": seconds,
+    }
+
+
+def clock_terms(speed: str, seconds_per_move: int) -> dict:
+    """``match_create``'s clock arguments for a stored speed and seconds per move."""
+    if speed == Match.Speed.CORRESPONDENCE:
+        return {"speed": speed, "seconds_per_move": None, "days_per_move": seconds_per_move // 86400}
+    if speed == Match.Speed.LIVE:
+        return {"speed": speed, "seconds_per_move": seconds_per_move, "days_per_move": None}
+    return {"speed": speed, "seconds_per_move": None, "days_per_move": None}
+
+
+def match_create(
+    *,
+    user,
+    game: str,
+    num_players: int,
+    options: dict | None = None,
+    rated: bool = True,
+    visibility: str = Match.Visibility.PUBLIC,
+    speed: str = Match.Speed.LIVE,
+    seconds_per_move: int | None = None,
+    days_per_move: int | None = None,
+    seat: int = 0,
+) -> Match:
+    """A new open match with its creator in ``seat`` (the first, unless a rematch rotates them)."""
+    if not user.is_authenticated:
+        raise MatchError("Log in to create a match.", "forbidden")
+    terms = match_terms(
+        game=game,
+        num_players=num_players,
+        options=options,
+        rated=rated,
+        speed=speed,
+        seconds_per_move=seconds_per_move,
+        days_per_move=days_per_move,
+    )
+    if visibility not in Match.Visibility.values:
+        raise MatchError("Visibility must be public or invite.")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < terms["num_players"]:
+        raise MatchError("There is no such seat.")
     with transaction.atomic():
         _check_open_matches_of(user)
-        match = Match.objects.create(
-            game=engine.slug,
-            num_players=num_players,
-            options=options,
-            rated=bool(rated),
-            visibility=visibility,
-            speed=speed,
-            seconds_per_move=seconds,
-            creator=user,
-        )
+        match = Match.objects.create(**terms, visibility=visibility, creator=user)
         Seat.objects.bulk_create(
-            Seat(match=match, index=i, user=user if i == 0 else None, joined_at=timezone.now() if i == 0 else None)
-            for i in range(num_players)
+            Seat(
+                match=match,
+                index=i,
+                user=user if i == seat else None,
+                joined_at=timezone.now() if i == seat else None,
+            )
+            for i in range(terms["num_players"])
         )
         _open_matches_changed(match.pk)
     return match
@@ -681,6 +723,13 @@ def chat_post(*, match_id: int, user, text) -> ChatMessage:
 def _chat_broadcast(message: ChatMessage) -> None:
     payload = {"type": CHAT_MESSAGE, "message": chat_json(message)}
     transaction.on_commit(lambda: _group_send(message.match_id, payload), robust=True)
+
+
+def match_broadcast(match_id: int, payload: dict) -> None:
+    """Send ``payload`` (a ``type`` and its data) to every socket of the match, players first,
+    once the transaction commits: for news about the match other than a new version (a rematch
+    offered). Each socket's consumer handles the type."""
+    transaction.on_commit(lambda: _group_send(match_id, payload), robust=True)
 
 
 def chat_json(message: ChatMessage) -> dict:

@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "games",
     "rankings",
     "forums",
+    "challenges",
     "portal",
 ]
 
@@ -188,6 +189,7 @@ CELERY_TASK_TIME_LIMIT = 60
 CELERY_BEAT_SCHEDULE = {
     "enforce-clocks": {"task": "games.tasks.enforce_clocks", "schedule": 5.0},
     "expire-open-matches": {"task": "games.tasks.expire_open_matches", "schedule": 300.0},
+    "expire-challenges": {"task": "challenges.tasks.expire_challenges", "schedule": 300.0},
 }
 
 # --- Accounts ----------------------------------------------------------------------------
@@ -403,3 +405,8 @@ CORRESPONDENCE_DAYS_DEFAULT = 3
 # called off (its players told) once nothing has happened to it for this many hours.
 MAX_OPEN_MATCHES_PER_PERSON = env.int("MAX_OPEN_MATCHES_PER_PERSON", default=5)
 OPEN_MATCH_EXPIRY_HOURS = env.float("OPEN_MATCH_EXPIRY_HOURS", default=24)
+# Challenges and rematch offers wait this long for an answer; one person has at most this
+# many challenges waiting at a time.
+CHALLENGE_EXPIRY_HOURS = env.float("CHALLENGE_EXPIRY_HOURS", default=24)
+REMATCH_OFFER_EXPIRY_HOURS = env.float("REMATCH_OFFER_EXPIRY_HOURS", default=24)
+MAX_PENDING_CHALLENGES_PER_PERSON = env.int("MAX_PENDING_CHALLENGES_PER_PERSON", default=10)

@@ -432,6 +432,9 @@ function connect() {
     } else if (msg.type === "chat") {
       els.chat.append(chatItem(msg.message));
       els.chat.scrollTop = els.chat.scrollHeight;
+    } else if (msg.type === "rematch") {
+      // Drawn by static/js/rematch.js, the rematch panel's own script.
+      document.dispatchEvent(new CustomEvent("rematch", { detail: msg.offer }));
     }
   });
   socket.addEventListener("close", (event) => {

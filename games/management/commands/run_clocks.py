@@ -2,6 +2,7 @@ import time
 
 from django.core.management.base import BaseCommand
 
+from challenges.tasks import expire_challenges
 from games.tasks import enforce_clocks, expire_open_matches
 
 # Open matches expire after hours: looking once a minute is plenty.
@@ -10,8 +11,8 @@ EXPIRY_EVERY = 60.0
 
 class Command(BaseCommand):
     help = (
-        "Forfeit seats whose time ran out, every few seconds, and call off open matches left "
-        "waiting too long (Celery beat does both when Redis is set)."
+        "Forfeit seats whose time ran out, every few seconds, and call off open matches, "
+        "challenges and rematch offers left waiting too long (Celery beat does this when Redis is set)."
     )
 
     def add_arguments(self, parser):
@@ -28,6 +29,9 @@ class Command(BaseCommand):
                 closed = expire_open_matches()
                 if closed:
                     self.stdout.write(f"{closed} open match(es) called off after waiting too long")
+                unanswered = expire_challenges()
+                if unanswered:
+                    self.stdout.write(f"{unanswered} challenge(s) or rematch offer(s) expired unanswered")
                 next_expiry = time.monotonic() + EXPIRY_EVERY
             if once:
                 return

@@ -1,0 +1,426 @@
+"""Every write to challenges and rematch offers. The matches they lead to are made only
+through ``games.services`` (``match_create``, ``match_join``, ``match_seat_bot``), as the
+lobby makes them, so a challenge or a rematch follows the same rules as any match.
+
+Each answer locks its challenge or offer row (``select_for_update``; on SQLite the write
+transaction is taken at BEGIN) and moves it on from "pending" with a guarded UPDATE, so of two
+accepts at once exactly one makes the match; the other is told it was accepted already.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import services as match_services
+from games.models import Match
+from games.services import MatchError
+from games.signals import challenge_received, rematch_offered
+
+from .models import Challenge, RematchAnswer, RematchOffer, State
+
+User = get_user_model()
+
+ALREADY_OFFERED = "A rematch is already offered: answer it, or wait for the answers."
+
+# The event the match's sockets get when a rematch offer is made or moves on.
+REMATCH_EVENT = "rematch.offer"
+
+CLOSED_WORDS = {
+    State.ACCEPTED: "was accepted already",
+    State.DECLINED: "was declined",
+    State.CANCELLED: "was withdrawn",
+    State.EXPIRED: "has expired",
+}
+
+
+def _closed(what: str, state: str) -> MatchError:
+    return MatchError(f"This {what} {CLOSED_WORDS.get(state, 'is closed')}.", "closed")
+
+
+def _terms_words(match: Match) -> str:
+    clock = f"{match.get_speed_display().lower()}, {match.time_per_move} a move" if match.timed else "untimed"
+    return f"{match.game_name} ({match.num_players} players, {clock}, {'rated' if match.rated else 'casual'})"
+
+
+# --------------------------------------------------------------------------------------
+# Challenges
+
+
+def challenge_create(
+    *,
+    user,
+    to,
+    game: str,
+    num_players: int,
+    options: dict | None = None,
+    rated: bool = True,
+    speed: str = Match.Speed.LIVE,
+    seconds_per_move: int | None = None,
+    days_per_move: int | None = None,
+) -> Challenge:
+    """``user`` challenges ``to`` to a match on the given terms, checked by the rules of any
+    match. A bot does not wait to be asked: challenging one starts a match against it at
+    once (its every other seat played by the same bot), and the challenge is accepted."""
+    if not user.is_authenticated:
+        raise MatchError("Log in to challenge a player.", "forbidden")
+    if user.is_bot:
+        raise MatchError("Bots do not challenge anybody.", "forbidden")
+    if to is None or not to.is_active:
+        raise MatchError("There is no such player.", "not_found")
+    if to.pk == user.pk:
+        raise MatchError("You cannot challenge yourself.", "bad_request")
+    terms = match_services.match_terms(
+        game=game,
+        num_players=num_players,
+        options=options,
+        rated=rated,
+        speed=speed,
+        seconds_per_move=seconds_per_move,
+        days_per_move=days_per_move,
+    )
+    now = timezone.now()
+    expires = now + timedelta(hours=settings.CHALLENGE_EXPIRY_HOURS)
+    with transaction.atomic():
+        if to.is_bot:
+            match = _create_match(user, terms)
+            match_services.match_seat_bot(match_id=match.pk, user=user, bot=to.bot_name)
+            return Challenge.objects.create(
+                challenger=user,
+                challenged=to,
+                **terms,
+                state=State.ACCEPTED,
+                expires_at=expires,
+                answered_at=now,
+                match=match,
+            )
+        # The challenger's row is locked first, so two challenges at once cannot both slip
+        # under the limit.
+        list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+        waiting = Challenge.objects.filter(challenger=user, state=State.PENDING, expires_at__gt=now)
+        if waiting.filter(challenged=to).exists():
+            raise MatchError(
+                f"You have already challenged {to.username}: wait for an answer, or withdraw that challenge first.",
+                "already_pending",
+            )
+        limit = settings.MAX_PENDING_CHALLENGES_PER_PERSON
+        if waiting.count() >= limit:
+            raise MatchError(
+                f"You already have {limit} challenges waiting for an answer, the most one person may have: "
+                "wait for answers, or withdraw one first.",
+                "too_many_pending",
+            )
+        challenge = Challenge.objects.create(challenger=user, challenged=to, **terms, expires_at=expires)
+        text = f"{user.username} challenges you to {_terms_words(challenge.terms)}."
+        url = challenge.get_absolute_url()
+        transaction.on_commit(
+            lambda: challenge_received.send_robust(
+                sender=Challenge, challenge_id=challenge.pk, user_id=to.pk, text=text, url=url
+            ),
+            robust=True,
+        )
+    return challenge
+
+
+def _create_match(creator, terms: dict, *, visibility=Match.Visibility.PUBLIC, seat: int = 0) -> Match:
+    clock = match_services.clock_terms(terms["speed"], terms["seconds_per_move"])
+    return match_services.match_create(
+        user=creator,
+        game=terms["game"],
+        num_players=terms["num_players"],
+        options=terms["options"],
+        rated=terms["rated"],
+        visibility=visibility,
+        seat=seat,
+        **clock,
+    )
+
+
+def _lock_challenge(challenge_id) -> Challenge:
+    try:
+        return Challenge.objects.select_for_update().select_related("challenger", "challenged").get(pk=challenge_id)
+    except (Challenge.DoesNotExist, ValueError, TypeError):
+        raise MatchError("There is no such challenge.", "not_found") from None
+
+
+def _expire_if_due(row, now) -> bool:
+    """Mark a pending row (locked) expired if its time is up; True if it was."""
+    if row.state == State.PENDING and row.expires_at <= now:
+        type(row).objects.filter(pk=row.pk, state=State.PENDING).update(state=State.EXPIRED, answered_at=now)
+        row.state = State.EXPIRED
+        return True
+    return False
+
+
+def _answer_challenge(challenge_id, user, *, by_challenged: bool) -> tuple[Challenge, bool]:
+    """The challenge locked, checked as still open to ``user``'s answer. The bool says whether
+    it was found expired (and marked so): the caller commits that, then refuses."""
+    if not user.is_authenticated:
+        raise MatchError("Log in to answer a challenge.", "forbidden")
+    challenge = _lock_challenge(challenge_id)
+    if user.pk not in (challenge.challenger_id, challenge.challenged_id):
+        raise MatchError("There is no such challenge.", "not_found")
+    if by_challenged and user.pk != challenge.challenged_id:
+        raise MatchError("Only the player challenged can answer a challenge; you may withdraw yours.", "forbidden")
+    if not by_challenged and user.pk != challenge.challenger_id:
+        raise MatchError("Only the challenger can withdraw a challenge; you may decline it.", "forbidden")
+    if _expire_if_due(challenge, timezone.now()):
+        return challenge, True
+    if challenge.state != State.PENDING:
+        raise _closed("challenge", challenge.state)
+    return challenge, False
+
+
+def _move_on(row, state: str, **fields) -> None:
+    """Move a pending row on to ``state`` (guarded: only from pending)."""
+    now = timezone.now()
+    if type(row).objects.filter(pk=row.pk, state=State.PENDING).update(state=state, answered_at=now, **fields) != 1:
+        raise MatchError("This was answered meanwhile.", "closed")
+    row.state = state
+    row.answered_at = now
+    for name, value in fields.items():
+        setattr(row, name, value)
+
+
+def challenge_accept(*, challenge_id, user) -> Challenge:
+    """The player challenged accepts: the match is made with the challenger in the first seat
+    and them in the second (a larger game's other seats stay open for anybody, or for the
+    challenger's bots), and the challenge points to it."""
+    with transaction.atomic():
+        challenge, expired = _answer_challenge(challenge_id, user, by_challenged=True)
+        if not expired:
+            terms = {
+                "game": challenge.game,
+                "num_players": challenge.num_players,
+                "options": challenge.options,
+                "rated": challenge.rated,
+                "speed": challenge.speed,
+                "seconds_per_move": challenge.seconds_per_move,
+            }
+            try:
+                match = _create_match(challenge.challenger, terms)
+            except MatchError as exc:
+                if exc.code != "too_many_open":
+                    raise
+                raise MatchError(
+                    f"{challenge.challenger.username} has too many matches waiting for players just now: "
+                    "try again once one has started.",
+                    exc.code,
+                ) from None
+            match_services.match_join(match_id=match.pk, user=user, token=match.invite_token)
+            match.refresh_from_db()
+            _move_on(challenge, State.ACCEPTED, match=match)
+    if expired:
+        raise _closed("challenge", State.EXPIRED)
+    return challenge
+
+
+def challenge_decline(*, challenge_id, user) -> Challenge:
+    return _close_challenge(challenge_id, user, State.DECLINED, by_challenged=True)
+
+
+def challenge_cancel(*, challenge_id, user) -> Challenge:
+    return _close_challenge(challenge_id, user, State.CANCELLED, by_challenged=False)
+
+
+def _close_challenge(challenge_id, user, state: str, *, by_challenged: bool) -> Challenge:
+    with transaction.atomic():
+        challenge, expired = _answer_challenge(challenge_id, user, by_challenged=by_challenged)
+        if not expired:
+            _move_on(challenge, state)
+    if expired:
+        raise _closed("challenge", State.EXPIRED)
+    return challenge
+
+
+# --------------------------------------------------------------------------------------
+# Rematches
+
+
+def rotated(seat_users: list[int]) -> list[int]:
+    """The next match's seating: every player moves one seat up and the first goes last, so
+    the player who moved second now moves first (in two-player games, the sides swap)."""
+    return seat_users[1:] + seat_users[:1]
+
+
+def rematch_offer(*, match_id, user) -> RematchOffer:
+    """A player of a finished match offers everyone in it the same match again. The person
+    offering has accepted; bots accept at once; when nobody else is asked, the match starts
+    now. Only one offer of a match waits at a time."""
+    if not user.is_authenticated:
+        raise MatchError("Log in to offer a rematch.", "forbidden")
+    now = timezone.now()
+    with transaction.atomic():
+        try:
+            match = Match.objects.select_for_update().get(pk=match_id)
+        except (Match.DoesNotExist, ValueError, TypeError):
+            raise MatchError("There is no such match.", "not_found") from None
+        seats = list(match.seats.select_related("user").order_by("index"))
+        if not any(seat.user_id == user.pk for seat in seats):
+            raise MatchError("Only the players of a match can offer a rematch.", "forbidden")
+        if match.status != Match.Status.FINISHED:
+            raise MatchError("A rematch can be offered once the match is finished.", "not_finished")
+        offers = RematchOffer.objects.select_for_update().filter(match=match, state__in=[State.PENDING, State.ACCEPTED])
+        for earlier in offers:
+            if not _expire_if_due(earlier, now):
+                if earlier.state == State.ACCEPTED:
+                    raise MatchError("The rematch of this match has been played already.", "closed")
+                raise MatchError(ALREADY_OFFERED, "already_pending")
+        people = [seat.user for seat in seats if not seat.user.is_bot]
+        gone = [person.username for person in people if not person.is_active]
+        if gone:
+            raise MatchError(f"{', '.join(gone)} no longer plays here: no rematch is possible.", "forbidden")
+        offer = RematchOffer(
+            match=match,
+            offered_by=user,
+            seating=rotated([seat.user_id for seat in seats]),
+            # Rated again only if it was rated; match_create checks the clock allows it.
+            rated=match.rated,
+            expires_at=now + timedelta(hours=settings.REMATCH_OFFER_EXPIRY_HOURS),
+        )
+        try:
+            with transaction.atomic():
+                offer.save()
+        except IntegrityError:
+            raise MatchError(ALREADY_OFFERED, "already_pending") from None
+        RematchAnswer.objects.bulk_create(
+            RematchAnswer(
+                offer=offer,
+                user=person,
+                answer=RematchAnswer.Answer.ACCEPTED if person.pk == user.pk else RematchAnswer.Answer.PENDING,
+                answered_at=now if person.pk == user.pk else None,
+            )
+            for person in people
+        )
+        asked = [person for person in people if person.pk != user.pk]
+        if asked:
+            text = f"{user.username} offers a rematch of {match.game_name} #{match.pk}."
+            url = match.get_absolute_url()
+            user_ids = [person.pk for person in asked]
+            transaction.on_commit(
+                lambda: rematch_offered.send_robust(
+                    sender=RematchOffer, match_id=match.pk, user_ids=user_ids, text=text, url=url
+                ),
+                robust=True,
+            )
+        else:  # only bots to ask: they accept at once
+            _start_rematch(offer, match)
+        _tell_match(offer)
+    return offer
+
+
+def _start_rematch(offer: RematchOffer, match: Match) -> Match:
+    """Make the rematch (everyone asked has accepted): created by the person who offered, in
+    their rotated seat; the others take theirs in seat order, bots seated by the creator. The
+    last seat filled starts it."""
+    creator = offer.offered_by
+    seating = offer.seating
+    bots = {u.pk: u for u in User.objects.filter(pk__in=seating, is_bot=True)}
+    people = {u.pk: u for u in User.objects.filter(pk__in=seating, is_bot=False)}
+    terms = {
+        "game": match.game,
+        "num_players": match.num_players,
+        "options": match.options,
+        "rated": offer.rated,
+        "speed": match.speed,
+        "seconds_per_move": match.seconds_per_move,
+    }
+    new = _create_match(creator, terms, visibility=match.visibility, seat=seating.index(creator.pk))
+    for index, user_id in enumerate(seating):
+        if user_id == creator.pk:
+            continue
+        if user_id in bots:
+            match_services.match_seat_bot(match_id=new.pk, user=creator, index=index, bot=bots[user_id].bot_name)
+        else:  # the free seats fill in order: this one is the first free
+            match_services.match_join(match_id=new.pk, user=people[user_id], token=new.invite_token)
+    new.refresh_from_db()  # started by the last seat filled
+    _move_on(offer, State.ACCEPTED, new_match=new)
+    return new
+
+
+def _lock_offer(offer_id) -> RematchOffer:
+    try:
+        return RematchOffer.objects.select_for_update().select_related("match", "offered_by").get(pk=offer_id)
+    except (RematchOffer.DoesNotExist, ValueError, TypeError):
+        raise MatchError("There is no such rematch offer.", "not_found") from None
+
+
+def rematch_answer(*, offer_id, user, accept: bool) -> RematchOffer:
+    """A player asked accepts or declines. Once everyone asked has accepted, the rematch
+    starts; one decline ends the offer. Spectators, and players of other matches, cannot
+    answer."""
+    if not user.is_authenticated:
+        raise MatchError("Log in to answer a rematch offer.", "forbidden")
+    now = timezone.now()
+    with transaction.atomic():
+        offer = _lock_offer(offer_id)
+        answers = list(offer.answers.all())
+        mine = next((a for a in answers if a.user_id == user.pk), None)
+        if mine is None:
+            raise MatchError("Only the players asked can answer a rematch offer.", "forbidden")
+        expired = _expire_if_due(offer, now)
+        if expired:
+            _tell_match(offer)
+        else:
+            if offer.state != State.PENDING:
+                raise _closed("rematch offer", offer.state)
+            if mine.answer != RematchAnswer.Answer.PENDING:
+                raise MatchError(f"You have {mine.answer} this offer already.", "closed")
+            mine.answer = RematchAnswer.Answer.ACCEPTED if accept else RematchAnswer.Answer.DECLINED
+            mine.answered_at = now
+            mine.save(update_fields=["answer", "answered_at"])
+            if not accept:
+                _move_on(offer, State.DECLINED)
+            elif all(a.answer == RematchAnswer.Answer.ACCEPTED for a in answers):
+                _start_rematch(offer, offer.match)
+            _tell_match(offer)
+    if expired:
+        raise _closed("rematch offer", State.EXPIRED)
+    return offer
+
+
+def rematch_cancel(*, offer_id, user) -> RematchOffer:
+    """The person who offered withdraws the offer while it waits."""
+    if not user.is_authenticated:
+        raise MatchError("Log in to withdraw a rematch offer.", "forbidden")
+    with transaction.atomic():
+        offer = _lock_offer(offer_id)
+        if offer.offered_by_id != user.pk:
+            raise MatchError("Only the player who offered a rematch can withdraw it.", "forbidden")
+        if not _expire_if_due(offer, timezone.now()):
+            if offer.state != State.PENDING:
+                raise _closed("rematch offer", offer.state)
+            _move_on(offer, State.CANCELLED)
+        _tell_match(offer)
+    return offer
+
+
+def _tell_match(offer: RematchOffer) -> None:
+    """Every socket of the finished match hears how the offer stands, once committed."""
+    from .selectors import rematch_json
+
+    match_services.match_broadcast(offer.match_id, {"type": REMATCH_EVENT, "offer": rematch_json(offer)})
+
+
+# --------------------------------------------------------------------------------------
+# The periodic sweep
+
+
+def expire_due() -> int:
+    """Mark every challenge and rematch offer whose day is up expired; the match pages of the
+    offers hear it. Returns how many were expired. Safe to run twice, and beside answers."""
+    now = timezone.now()
+    expired = 0
+    due = Challenge.objects.filter(state=State.PENDING, expires_at__lte=now)
+    expired += due.update(state=State.EXPIRED, answered_at=now)
+    for offer_id in RematchOffer.objects.filter(state=State.PENDING, expires_at__lte=now).values_list("pk", flat=True):
+        with transaction.atomic():
+            offer = _lock_offer(offer_id)
+            if _expire_if_due(offer, now):
+                _tell_match(offer)
+                expired += 1
+    return expired
