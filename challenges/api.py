@@ -126,22 +126,12 @@ def challenges(request):
     serializer = ChallengeCreateSerializer(data=request.data)
     if not serializer.is_valid():
         return _bad_body(serializer)
-    data = serializer.validated_data
-    to = User.objects.filter(username__iexact=data["username"], is_active=True).first()
+    terms = dict(serializer.validated_data)
+    to = User.objects.filter(username__iexact=terms.pop("username"), is_active=True).first()
     if to is None:
         return _refused(MatchError("There is no such player.", "not_found"))
     try:
-        challenge = services.challenge_create(
-            user=request.user,
-            to=to,
-            game=data["game"],
-            num_players=data["players"],
-            options=data["options"],
-            rated=data["rated"],
-            speed=data["speed"],
-            seconds_per_move=data["seconds_per_move"],
-            days_per_move=data["days_per_move"],
-        )
+        challenge = services.challenge_create(user=request.user, to=to, num_players=terms.pop("players"), **terms)
     except MatchError as exc:
         return _refused(exc)
     return Response(selectors.challenge_json(challenge), status=status.HTTP_201_CREATED)

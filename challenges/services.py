@@ -51,20 +51,10 @@ def _terms_words(match: Match) -> str:
 # Challenges
 
 
-def challenge_create(
-    *,
-    user,
-    to,
-    game: str,
-    num_players: int,
-    options: dict | None = None,
-    rated: bool = True,
-    speed: str = Match.Speed.LIVE,
-    seconds_per_move: int | None = None,
-    days_per_move: int | None = None,
-) -> Challenge:
-    """``user`` challenges ``to`` to a match on the given terms, checked by the rules of any
-    match. A bot does not wait to be asked: challenging one starts a match against it at
+def challenge_create(*, user, to, **terms) -> Challenge:
+    """``user`` challenges ``to`` to a match on ``terms`` (``match_create``'s: game,
+    num_players, options, rated, speed, seconds_per_move, days_per_move), checked by the rules
+    of any match. A bot does not wait to be asked: challenging one starts a match against it at
     once (its every other seat played by the same bot), and the challenge is accepted."""
     if not user.is_authenticated:
         raise MatchError("Log in to challenge a player.", "forbidden")
@@ -74,21 +64,14 @@ def challenge_create(
         raise MatchError("There is no such player.", "not_found")
     if to.pk == user.pk:
         raise MatchError("You cannot challenge yourself.", "bad_request")
-    terms = match_services.match_terms(
-        game=game,
-        num_players=num_players,
-        options=options,
-        rated=rated,
-        speed=speed,
-        seconds_per_move=seconds_per_move,
-        days_per_move=days_per_move,
-    )
+    terms = match_services.match_terms(**terms)
     now = timezone.now()
     expires = now + timedelta(hours=settings.CHALLENGE_EXPIRY_HOURS)
     with transaction.atomic():
         if to.is_bot:
             match = _create_match(user, terms)
             match_services.match_seat_bot(match_id=match.pk, user=user, bot=to.bot_name)
+            match.refresh_from_db()  # started by the bot's seats
             return Challenge.objects.create(
                 challenger=user,
                 challenged=to,

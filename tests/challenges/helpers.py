@@ -1,7 +1,6 @@
 """Finished matches to offer rematches of."""
 
 from games import services
-
 from tests.games.helpers import fresh, start_two_player
 
 
