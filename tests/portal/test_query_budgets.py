@@ -23,6 +23,8 @@ from tests.rankings.helpers import finished_match, quick_users
 pytestmark = pytest.mark.django_db
 
 SIGNED_IN = 2  # the session and the account
+CHALLENGES = 1  # the lobby: the challenges waiting for the signed-in visitor's answer
+REMATCH = 1  # a finished match's page: its latest rematch offer, for a signed-in visitor
 
 
 @pytest.fixture(params=[8, 40], ids=["small site", "bigger site"])
@@ -142,9 +144,9 @@ def test_the_lobby_costs_five_queries_then_none_whatever_the_number_of_open_matc
     body = costs("/play/", cold=5, warm=0)
     assert f"#{site['open'].pk}" in body
     client.force_login(site["carol"])
-    body = costs("/play/", cold=5 + SIGNED_IN, warm=SIGNED_IN)
+    body = costs("/play/", cold=5 + SIGNED_IN + CHALLENGES, warm=SIGNED_IN + CHALLENGES)
     assert f"Join #{site['open'].pk}" in body
-    body = costs("/play/?game=gp02a&players=3&page=1", cold=5 + SIGNED_IN, warm=SIGNED_IN)
+    body = costs("/play/?game=gp02a&players=3&page=1", cold=5 + SIGNED_IN + CHALLENGES, warm=SIGNED_IN + CHALLENGES)
     assert f"Join #{site['open'].pk}" in body
 
 
@@ -156,7 +158,7 @@ def test_a_match_page_costs_two_queries(client, site, django_assert_max_num_quer
     match = site[which]
     if viewer:
         client.force_login(site[viewer])
-    extra = SIGNED_IN if viewer else 0
+    extra = SIGNED_IN + (REMATCH if which == "finished" else 0) if viewer else 0
     state_cache.forget_all()
     with django_assert_max_num_queries(2 + 1 + extra, info="the moves read once"):
         assert client.get(match.get_absolute_url()).status_code == 200
