@@ -105,7 +105,7 @@ STATE_FILTER = OpenApiParameter("state", str, enum=State.values, description="On
 @extend_schema(
     methods=["GET"],
     parameters=[STATE_FILTER],
-    responses={200: ChallengeOutSerializer(many=True), 403: ErrorSerializer},
+    responses={200: ChallengeOutSerializer(many=True), 400: ErrorSerializer, 403: ErrorSerializer},
 )
 @extend_schema(
     methods=["POST"],
@@ -120,8 +120,11 @@ def challenges(request):
     if request.method == "GET":
         rows = selectors.challenges_for_api(request.user)
         state = request.query_params.get("state")
-        if state:
-            rows = rows.filter(state=state) if state in State.values else rows.none()
+        if state is not None:
+            if state not in State.values:
+                message = f"A challenge's state is one of {', '.join(State.values)}."
+                return _refused(MatchError(message, "bad_request"))
+            rows = rows.filter(state=state)
         return Response([selectors.challenge_json(c) for c in rows[:LIST_LIMIT]])
     serializer = ChallengeCreateSerializer(data=request.data)
     if not serializer.is_valid():

@@ -105,3 +105,8 @@ def test_a_rematch_of_a_match_not_finished_is_a_conflict(alice, bob):
     response = api(alice).post(f"/api/matches/{playing.pk}/rematch/")
     assert response.status_code == 409 and response.json()["code"] == "not_finished"
     assert api(alice).post("/api/matches/999999/rematch/").status_code == 404
+
+
+def test_listing_by_a_state_there_is_not_is_a_bad_request(alice):
+    response = api(alice).get("/api/challenges/?state=won")
+    assert response.status_code == 400 and "pending" in response.json()["message"]
