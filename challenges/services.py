@@ -254,9 +254,7 @@ def rematch_offer(*, match_id, user) -> RematchOffer:
                     raise MatchError("The rematch of this match has been played already.", "closed")
                 raise MatchError(ALREADY_OFFERED, "already_pending")
         people = [seat.user for seat in seats if not seat.user.is_bot]
-        gone = [person.username for person in people if not person.is_active]
-        if gone:
-            raise MatchError(f"{', '.join(gone)} no longer plays here: no rematch is possible.", "forbidden")
+        _check_still_here(people)
         offer = RematchOffer(
             match=match,
             offered_by=user,
@@ -296,6 +294,14 @@ def rematch_offer(*, match_id, user) -> RematchOffer:
     return offer
 
 
+def _check_still_here(people) -> None:
+    """A rematch needs every person of the match still able to play (an account closed since
+    cannot)."""
+    gone = [person.username for person in people if not person.is_active]
+    if gone:
+        raise MatchError(f"{', '.join(gone)} no longer plays here: no rematch is possible.", "forbidden")
+
+
 def _start_rematch(offer: RematchOffer, match: Match) -> Match:
     """Make the rematch (everyone asked has accepted): created by the person who offered, in
     their rotated seat; the others take theirs in seat order, bots seated by the creator. The
@@ -304,6 +310,7 @@ def _start_rematch(offer: RematchOffer, match: Match) -> Match:
     seating = offer.seating
     bots = {u.pk: u for u in User.objects.filter(pk__in=seating, is_bot=True)}
     people = {u.pk: u for u in User.objects.filter(pk__in=seating, is_bot=False)}
+    _check_still_here(people.values())
     terms = {
         "game": match.game,
         "num_players": match.num_players,

@@ -283,3 +283,15 @@ def test_a_refused_answer_through_the_pages_says_why(client, alice, bob, make_us
     assert "Only the players asked can answer" in response.content.decode()
     response = client.post(f"/rematches/{offer.pk}/accept/", {"next": "https://elsewhere.example/"})
     assert response.url == "/play/"  # never sent off the site
+
+
+def test_an_offer_cannot_be_accepted_once_a_player_closed_their_account(alice, bob, make_user):
+    carol = make_user("carol")
+    offer = services.rematch_offer(match_id=finished_three_player(alice, bob, carol).pk, user=alice)
+    services.rematch_answer(offer_id=offer.pk, user=bob, accept=True)
+    alice.is_active = False
+    alice.save()
+    with pytest.raises(MatchError, match="alice no longer plays here"):
+        services.rematch_answer(offer_id=offer.pk, user=carol, accept=True)
+    offer.refresh_from_db()
+    assert offer.state == "pending" and offer.new_match is None
