@@ -65,7 +65,7 @@ class ChallengeOutSerializer(serializers.Serializer):
     game_name = serializers.CharField()
     num_players = serializers.IntegerField()
     options = serializers.DictField()
-    speed = serializers.ChoiceField(choices=Match.Speed.choices)
+    speed = serializers.ChoiceField(choices=Match.Speed.values)
     seconds_per_move = serializers.IntegerField(allow_null=True, help_text="null when untimed")
     rated = serializers.BooleanField()
     state = serializers.ChoiceField(choices=State.choices)

@@ -274,6 +274,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # A speed as bare values (the bodies that create a match or a challenge): one name, however
+    # many components use it (the match summaries' speed, with its labels, is another set).
+    "ENUM_NAME_OVERRIDES": {"SpeedEnum": ["untimed", "live", "correspondence"]},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "portal.api_errors.document_common_errors",
