@@ -18,7 +18,8 @@ TUTORIAL = Tutorial(
             title="Farm houses",
             prompt=(
                 "The eight dashed spots take farm houses: Yellow places 1, Red 2, Yellow 2, Red 2, "
-                "Yellow the last. Place your first farm house on b2, in the top-left corner."
+                "Yellow the last. Take the left half of the board: your farm houses go on b2, d2, a5 "
+                "and c5, one at a time."
             ),
             play=(
                 "farm:b2",
@@ -30,8 +31,8 @@ TUTORIAL = Tutorial(
                 "farm:g5",
                 "farm:c5",
             ),
-            hint="Click the dashed spot on b2.",
-            done="The other farm houses are placed for you: yours on the left, Red's on the right.",
+            hint="Place your farm houses on the dashed spots b2, d2, a5 and c5.",
+            done="All eight farm houses stand: yours on the left, Red's on the right.",
         ),
         Step(
             title="The first trunk",
