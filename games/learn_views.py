@@ -62,7 +62,7 @@ def lesson_payload(here: Position) -> dict:
         "progress": here.progress,
         "step": here.step,
         "steps": [s.title for s in steps],
-        "title": current.title if current else "Your turn to play",
+        "title": current.title if current else "You know the basics",
         "prompt": current.prompt if current else tutorial.closing,
         "done": here.just_done,
         "finished": here.finished,

@@ -160,3 +160,13 @@ def test_after_the_last_step_a_visitor_is_asked_to_log_in_to_play(client):
     assert 'action="/play/computer/"' not in body
     late = move(client, "game-of-god", "pass", len(moves_of("game-of-god"))).json()
     assert late["ok"] is False and "lesson is over" in late["hint"]
+
+
+def test_a_lesson_costs_the_database_only_the_session_and_the_account(client, alice, django_assert_max_num_queries):
+    client.force_login(alice)
+    with django_assert_max_num_queries(2, info="page: the session and the account"):
+        assert client.get("/games/chit-territory/learn/").status_code == 200
+    with django_assert_max_num_queries(3, info="move: the session read and saved, the account"):
+        assert move(client, "chit-territory", moves_of("chit-territory")[0].action, 0).json()["ok"]
+    with django_assert_max_num_queries(2, info="a refused move saves nothing"):
+        assert not move(client, "chit-territory", "peace", 1).json()["ok"]
