@@ -81,9 +81,9 @@ TUTORIAL = Tutorial(
             hint="Press Stop: one more roll could bust.",
             done=(
                 "Your markers became pieces: a1, b1 and a2 make a group worth 29. The next player "
-                "rolled 6, 8 and 12, tried a fourth roll, rolled 6 again and lost all three markers. The third rolled a 3: "
-                "with no space marked 3 free, a capture is forced, so b1 is theirs now (your group "
-                "is worth 20) and their turn ended at once."
+                "rolled 6, 8 and 12, tried a fourth roll, rolled 6 again and lost all three markers. "
+                "The third rolled a 3: with no space marked 3 free, a capture is forced, so b1 is "
+                "theirs now (your group is worth 20) and their turn ended at once."
             ),
             expect={"scores": [20, 0, 9], "to_move": 0},
         ),

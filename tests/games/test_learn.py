@@ -42,6 +42,12 @@ def test_every_game_page_and_rules_page_link_to_its_lesson(client, slug):
         assert f'href="/games/{slug}/learn/">Learn by playing</a>' in client.get(url).content.decode()
 
 
+def test_the_help_page_lists_every_lesson(client):
+    body = client.get("/help/").content.decode()
+    for game in all_games():
+        assert f'<a href="/games/{game.slug}/learn/">Learn {game.name} by playing</a>' in body
+
+
 @pytest.mark.parametrize("slug", [g.slug for g in all_games()])
 def test_the_lesson_page_shows_the_first_step_on_the_learners_board(client, slug):
     response = client.get(f"/games/{slug}/learn/")
