@@ -239,3 +239,16 @@ def test_declining_and_withdrawing_from_the_challenges_page(client, alice, bob):
     client.post(f"/challenges/{again.pk}/cancel/")
     again.refresh_from_db()
     assert again.state == "cancelled"
+
+
+def test_challenging_a_bot_from_its_page_lands_on_the_match_against_it(client, alice):
+    bot = bot_account("greedy")
+    client.force_login(alice)
+    body = client.get(f"/players/{bot.username}/").content.decode()
+    assert f"Play against {bot.username}" in body and "Play now" in body
+    response = client.post(
+        f"/players/{bot.username}/challenge/", {"game": "territories", "num_players": "2", "time_control": "untimed"}
+    )
+    match = Challenge.objects.get().match
+    assert response.status_code == 302 and response.url == match.get_absolute_url()
+    assert match.status == Match.Status.ACTIVE and not match.rated
