@@ -64,24 +64,21 @@ def challenge_accept(request, challenge_id):
     return _answer(request, accept, None, "challenges")
 
 
-@require_POST
-@login_required
-def challenge_decline(request, challenge_id):
-    def decline():
-        services.challenge_decline(challenge_id=challenge_id, user=request.user)
-        return "challenges"
+def _close_challenge_view(call, success: str):
+    @require_POST
+    @login_required
+    def view(request, challenge_id):
+        def close():
+            call(challenge_id=challenge_id, user=request.user)
+            return "challenges"
 
-    return _answer(request, decline, "You declined the challenge.", "challenges")
+        return _answer(request, close, success, "challenges")
+
+    return view
 
 
-@require_POST
-@login_required
-def challenge_cancel(request, challenge_id):
-    def cancel():
-        services.challenge_cancel(challenge_id=challenge_id, user=request.user)
-        return "challenges"
-
-    return _answer(request, cancel, "You withdrew the challenge.", "challenges")
+challenge_decline = _close_challenge_view(services.challenge_decline, "You declined the challenge.")
+challenge_cancel = _close_challenge_view(services.challenge_cancel, "You withdrew the challenge.")
 
 
 @require_POST
