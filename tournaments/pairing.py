@@ -232,73 +232,41 @@ def swiss_round(entrants: Sequence[Entrant], table_size: int, round_number: int)
     """The next round of a Swiss tournament for the active ``entrants`` (round_number from 1)."""
     _check([e.id for e in entrants], table_size)
     ranked = sorted(entrants, key=_rank_key)
-    byes = _choose_byes(ranked, len(ranked) % table_size)
     if table_size == 2:
-        return _swiss_two(ranked, byes, round_number)
-    return _swiss_tables(ranked, byes, table_size)
+        return _swiss_two(ranked, round_number)
+    return _swiss_tables(ranked, _choose_byes(ranked, len(ranked) % table_size), table_size)
 
 
 def _rank_key(e: Entrant) -> tuple[float, float, int]:
     return (-e.points, -e.rating, e.id)
 
 
-def _choose_byes(ranked: list[Entrant], count: int) -> list[Entrant]:
-    """The lowest-ranked among those with the fewest byes."""
-    if not count:
-        return []
+def _bye_order(ranked: list[Entrant]) -> list[Entrant]:
+    """Who gets a bye first: the fewest byes so far, then the lowest-ranked."""
     position = {e.id: i for i, e in enumerate(ranked)}
-    return sorted(ranked, key=lambda e: (e.byes, -position[e.id]))[:count]
+    return sorted(ranked, key=lambda e: (e.byes, -position[e.id]))
 
 
-def _swiss_two(ranked: list[Entrant], byes: list[Entrant], round_number: int) -> Round:
-    bye_ids = {e.id for e in byes}
-    players = [e for e in ranked if e.id not in bye_ids]
-    pairs = _pair_without_repeats(players)
-    if pairs is None:
-        pairs = _pair_greedily(players)
-    tables = tuple(_seat_pair(a, b, round_number) for a, b in pairs)
-    return Round(tables=tables, byes=tuple(e.id for e in byes))
+def _choose_byes(ranked: list[Entrant], count: int) -> list[Entrant]:
+    return _bye_order(ranked)[:count]
 
 
-_SEARCH_BUDGET = 20_000
-
-
-def _pair_without_repeats(players: list[Entrant]) -> list[tuple[Entrant, Entrant]] | None:
-    """Top down through the ranking, each with the nearest partner not met yet, backtracking."""
-    nodes = 0
-
-    def search(left: list[Entrant]) -> list[tuple[Entrant, Entrant]] | None:
-        nonlocal nodes
-        if not left:
-            return []
-        nodes += 1
-        if nodes > _SEARCH_BUDGET:
-            return None
-        first, rest = left[0], left[1:]
-        for i, other in enumerate(rest):
-            if other.id in first.opponents:
-                continue
-            found = search(rest[:i] + rest[i + 1 :])
-            if found is not None:
-                return [(first, other), *found]
-        return None
-
-    return search(players)
-
-
-def _pair_greedily(players: list[Entrant]) -> list[tuple[Entrant, Entrant]]:
-    left = list(players)
-    pairs = []
-    while left:
-        first = left.pop(0)
-        i = next((i for i, o in enumerate(left) if o.id not in first.opponents), 0)
-        pairs.append((first, left.pop(i)))
-    return pairs
+def _score(e: Entrant) -> float:
+    """Points as the score groups see them (sums of thirds and fifths need not add up exactly)."""
+    return round(e.points, 6)
 
 
 def _seat_due(e: Entrant) -> int:
     """How many more times ``e`` moved first than second: positive means owed the second seat."""
     return e.seat_count(0) - e.seat_count(1)
+
+
+def _seat_conflict(a: Entrant, b: Entrant) -> int:
+    """How unbalanced one of them must end up if both are owed the same seat, else 0."""
+    da, db = _seat_due(a), _seat_due(b)
+    if da > 0 and db > 0 or da < 0 and db < 0:
+        return min(abs(da), abs(db))
+    return 0
 
 
 def _seat_pair(a: Entrant, b: Entrant, round_number: int) -> tuple[int, int]:
@@ -308,19 +276,269 @@ def _seat_pair(a: Entrant, b: Entrant, round_number: int) -> tuple[int, int]:
     return (a.id, b.id) if round_number % 2 == 1 else (b.id, a.id)
 
 
+def _swiss_two(ranked: list[Entrant], round_number: int) -> Round:
+    """A Swiss round at tables of two.
+
+    Rules, in order of weight:
+    1. the bye (odd fields) goes to someone with the fewest byes so far;
+    2. no repeat opponent while a pairing without one exists (checked exactly, by maximum
+       matching in the graph of pairs not yet played);
+    3. among those with the fewest byes, the lowest-ranked who leaves such a pairing gets the bye;
+    4. top down through the ranking, each player meets the opponent nearest in points (a score
+       group pairs inside itself, its odd one out floats down to the next), then the one owed
+       the other seat, then the one half the score group below (the top half meets the bottom
+       half, 1-5, 2-6, 3-7, 4-8 in a group of eight), then the highest-ranked.
+    """
+    byes: list[Entrant] = []
+    players = list(ranked)
+    if len(ranked) % 2:
+        order = _bye_order(ranked)
+        eligible = [e for e in order if e.byes == order[0].byes]
+        bye = _bye_leaving_perfect_pairing(ranked, eligible) or eligible[0]
+        byes = [bye]
+        players = [e for e in ranked if e.id != bye.id]
+    # Greedy first: when it pairs everyone without a repeat, its choices are exactly those of
+    # the guided search below (each choice left a perfect pairing: the greedy one).
+    pairs = _pair_top_down(players, None)
+    if pairs is None:
+        matcher = _Matcher(players)
+        matcher.maximise()
+        forced = _pair_top_down([e for e in players if matcher.mate[matcher.index[e.id]] == -1], None, repeats=True)
+        for a, b in forced:
+            matcher.remove(a)
+            matcher.remove(b)
+        rest = [e for e in players if matcher.alive[matcher.index[e.id]]]
+        pairs = forced + _pair_top_down(rest, matcher.pair_keeps_perfect)
+    tables = tuple(_seat_pair(a, b, round_number) for a, b in pairs)
+    return Round(tables=tables, byes=tuple(e.id for e in byes))
+
+
+def _bye_leaving_perfect_pairing(ranked: list[Entrant], candidates: list[Entrant]) -> Entrant | None:
+    matcher = _Matcher(ranked)
+    if matcher.maximise() < len(ranked) // 2:
+        return None
+    for candidate in candidates:
+        if matcher.without_keeps_perfect(candidate):
+            return candidate
+    return None
+
+
+def _pair_top_down(players, keeps_perfect, repeats=False):
+    """Pair the highest-ranked left with the partner it prefers (see ``_swiss_two``).
+
+    ``keeps_perfect(a, b)``, when given, says whether pairing a with b still lets everyone else
+    be paired without a repeat (and commits to it); without it the first allowed partner is
+    taken and None is returned if someone is left with only opponents met before. With
+    ``repeats`` anyone may meet anyone again.
+    """
+    left = list(players)
+    pairs = []
+    while left:
+        first, rest = left[0], left[1:]
+        group = [e for e in rest if _score(e) == _score(first)]
+        group_index = {e.id: i for i, e in enumerate(group)}
+        ideal = (len(group) + 1) // 2 - 1
+
+        def preference(other: Entrant, first=first, group_index=group_index, ideal=ideal) -> tuple:
+            in_group = other.id in group_index
+            return (
+                abs(_score(first) - _score(other)),
+                _seat_conflict(first, other),
+                abs(group_index[other.id] - ideal) if in_group else 0,
+            )
+
+        candidates = sorted(
+            (e for e in rest if repeats or e.id not in first.opponents),
+            key=preference,  # stable: equal preference keeps ranking order
+        )
+        partner = None
+        for other in candidates:
+            if keeps_perfect is None or keeps_perfect(first, other):
+                partner = other
+                break
+        if partner is None:
+            return None
+        pairs.append((first, partner))
+        left = [e for e in rest if e.id != partner.id]
+    return pairs
+
+
+class _Matcher:
+    """A maximum matching in the graph whose edges are the pairs that have not met yet.
+
+    Edmonds' blossom algorithm: grow alternating trees from an unmatched player, shrink odd
+    cycles (blossoms) to their base, stop at another unmatched player and flip the path.
+    ``mate`` is kept perfect on the players still ``alive`` once ``maximise`` found it so.
+    """
+
+    def __init__(self, players: Sequence[Entrant]):
+        self.players = list(players)
+        self.index = {e.id: i for i, e in enumerate(self.players)}
+        n = len(self.players)
+        self.adj = [
+            [j for j, other in enumerate(self.players) if j != i and other.id not in e.opponents]
+            for i, e in enumerate(self.players)
+        ]
+        self.mate = [-1] * n
+        self.alive = [True] * n
+
+    def maximise(self) -> int:
+        """Match as many as possible; returns the number of pairs."""
+        mate, alive = self.mate, self.alive
+        for v in range(len(mate)):
+            if alive[v] and mate[v] == -1:
+                for u in self.adj[v]:
+                    if alive[u] and mate[u] == -1:
+                        mate[u], mate[v] = v, u
+                        break
+        for v in range(len(mate)):
+            if alive[v] and mate[v] == -1:
+                self._augment(v)
+        return sum(1 for v in range(len(mate)) if alive[v] and mate[v] != -1) // 2
+
+    def remove(self, e: Entrant) -> int:
+        """Take ``e`` out of the graph; returns its former mate (now unmatched) or -1."""
+        v = self.index[e.id]
+        u = self.mate[v]
+        self.alive[v] = False
+        self.mate[v] = -1
+        if u != -1:
+            self.mate[u] = -1
+        return u
+
+    def without_keeps_perfect(self, e: Entrant) -> bool:
+        """Whether everyone but ``e`` can be paired, given one unmatched player at most now."""
+        saved = self.mate[:]
+        v = self.index[e.id]
+        u = self.remove(e)
+        if u == -1 or self._augment(u):
+            return True
+        self.mate, self.alive[v] = saved, True
+        return False
+
+    def pair_keeps_perfect(self, a: Entrant, b: Entrant) -> bool:
+        """Whether, with a and b paired together, everyone else can still be paired (commits)."""
+        va, vb = self.index[a.id], self.index[b.id]
+        if self.mate[va] == vb:
+            self.remove(a)
+            self.remove(b)
+            return True
+        saved = self.mate[:]
+        ua, ub = self.remove(a), self.remove(b)
+        if ua == -1 or ub == -1 or self._augment(ua):
+            return True
+        self.mate = saved
+        self.alive[va] = self.alive[vb] = True
+        return False
+
+    def _augment(self, root: int) -> bool:
+        """Search an augmenting path from the unmatched ``root``; flip it if found."""
+        mate, alive, adj = self.mate, self.alive, self.adj
+        n = len(mate)
+        parent = [-1] * n
+        base = list(range(n))
+        in_tree = [False] * n
+        in_tree[root] = True
+        queue = [root]
+
+        def common_base(a: int, b: int) -> int:
+            seen = [False] * n
+            while True:
+                a = base[a]
+                seen[a] = True
+                if mate[a] == -1:
+                    break
+                a = parent[mate[a]]
+            while True:
+                b = base[b]
+                if seen[b]:
+                    return b
+                b = parent[mate[b]]
+
+        def mark(v: int, top: int, child: int, in_blossom: list[bool]) -> None:
+            while base[v] != top:
+                in_blossom[base[v]] = in_blossom[base[mate[v]]] = True
+                parent[v] = child
+                child = mate[v]
+                v = parent[mate[v]]
+
+        head = 0
+        while head < len(queue):
+            v = queue[head]
+            head += 1
+            for to in adj[v]:
+                if not alive[to] or base[v] == base[to] or mate[v] == to:
+                    continue
+                if to == root or (mate[to] != -1 and parent[mate[to]] != -1):
+                    top = common_base(v, to)
+                    in_blossom = [False] * n
+                    mark(v, top, to, in_blossom)
+                    mark(to, top, v, in_blossom)
+                    for i in range(n):
+                        if in_blossom[base[i]]:
+                            base[i] = top
+                            if not in_tree[i]:
+                                in_tree[i] = True
+                                queue.append(i)
+                elif parent[to] == -1:
+                    parent[to] = v
+                    if mate[to] == -1:
+                        while to != -1:  # flip the path back to the root
+                            p = parent[to]
+                            after = mate[p]
+                            mate[to], mate[p] = p, to
+                            to = after
+                        return True
+                    in_tree[mate[to]] = True
+                    queue.append(mate[to])
+        return False
+
+
 def _swiss_tables(ranked: list[Entrant], byes: list[Entrant], k: int) -> Round:
+    """A Swiss round at tables of 3-6.
+
+    Tables are filled in ranking order (points, then rating), so each table is a slice of one
+    score group or of neighbouring ones. Then, while a table seats two players who met before,
+    a player of it is swapped with one of the nearest table where the swap lowers the repeats
+    (ties broken by the points spread, then the ranking spread, of the two tables). Seats are
+    then given so everyone's seat counts even out.
+    """
     bye_ids = {e.id for e in byes}
     players = [e for e in ranked if e.id not in bye_ids]
     by_id = {e.id: e for e in players}
     position = {e.id: i for i, e in enumerate(players)}
     tables = [[e.id for e in players[i : i + k]] for i in range(0, len(players), k)]
 
-    def score(table: list[int]) -> float:
-        repeats = sum(1 for a, b in itertools.combinations(table, 2) if b in by_id[a].opponents)
-        spread = max(position[p] for p in table) - min(position[p] for p in table)
-        return -(repeats * 10_000 + spread)
+    def repeats(table: list[int]) -> int:
+        return sum(1 for a, b in itertools.combinations(table, 2) if b in by_id[a].opponents)
 
-    _improve_by_swaps(tables, score)
+    def cost(table: list[int]) -> int:
+        scores = [_score(by_id[p]) for p in table]
+        spread = max(position[p] for p in table) - min(position[p] for p in table)
+        return repeats(table) * 10**12 + round((max(scores) - min(scores)) * 10**4) * 10**5 + spread
+
+    costs = [cost(t) for t in tables]
+    improved = True
+    while improved:
+        improved = False
+        for t1, a in enumerate(tables):
+            if repeats(a) == 0:
+                continue
+            for t2 in sorted(range(len(tables)), key=lambda t, t1=t1: (abs(t - t1), t)):
+                b = tables[t2]
+                if t2 == t1:
+                    continue
+                best = (costs[t1] + costs[t2], None)
+                for i, j in itertools.product(range(k), range(k)):
+                    a[i], b[j] = b[j], a[i]
+                    best = min(best, (cost(a) + cost(b), (i, j)), key=lambda x: x[0])
+                    a[i], b[j] = b[j], a[i]
+                if best[1] is not None:
+                    i, j = best[1]
+                    a[i], b[j] = b[j], a[i]
+                    costs[t1], costs[t2] = cost(a), cost(b)
+                    improved = True
+                    break
     counts = {e.id: [e.seat_count(s) for s in range(k)] for e in players}
     seated = []
     for table in tables:
