@@ -23,6 +23,7 @@ docs/TOURNAMENTS.md, "Pairing and standings", gives the reasons.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -111,33 +112,13 @@ def _circle(ids: list[int]) -> list[Round]:
 
 
 def _covering_schedule(ids: list[int], k: int) -> list[Round]:
-    """Rounds of tables of k in which every pair meets at least once, as few as the search finds.
-
-    A greedy construction (each round covers as many pairs not yet met as it can, improved by
-    swapping players between tables) restarted with a fixed seed; the shortest schedule wins,
-    and the search stops early at the lower bound.
-    """
-    n = len(ids)
-    bound = round_robin_lower_bound(n, k)
-    rng = random.Random(1_000 * n + k)
-    best: list[list[list[int]]] | None = None
-    best_byes: list[list[int]] = []
-    for _ in range(_COVER_ATTEMPTS):
-        schedule, byes = _greedy_cover(n, k, rng)
-        if best is None or len(schedule) < len(best):
-            best, best_byes = schedule, byes
-        if len(best) <= bound:
-            break
-    assert best is not None
-    counts = [[0] * k for _ in range(n)]
+    """Rounds of tables of k in which every pair meets at least once, as few as the search finds."""
+    counts = [[0] * k for _ in ids]
     rounds = []
-    for tables, byes in zip(best, best_byes, strict=True):
+    for tables, byes in _cover(len(ids), k):
         seated = tuple(tuple(ids[p] for p in _seat_rotation(table, counts)) for table in tables)
         rounds.append(Round(tables=seated, byes=tuple(ids[p] for p in byes)))
     return rounds
-
-
-_COVER_ATTEMPTS = 40
 
 
 def round_robin_lower_bound(n: int, k: int) -> int:
@@ -149,34 +130,108 @@ def round_robin_lower_bound(n: int, k: int) -> int:
     return max(per_player, math.ceil(n * (n - 1) / 2 / per_round))
 
 
-def _greedy_cover(n: int, k: int, rng: random.Random) -> tuple[list[list[list[int]]], list[list[int]]]:
+_Schedule = list[tuple[list[list[int]], list[int]]]  # per round: tables of player indices, byes
+
+
+@functools.lru_cache(maxsize=64)
+def _cover(n: int, k: int) -> tuple[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], ...]:
+    """The schedule for players 0..n-1 (it depends only on n and k, so it is cached).
+
+    First the shortest of a few greedy schedules (each round meets as many new pairs as it
+    can, ties broken at random from a fixed seed); then, for each
+    round fewer, down to the lower bound, a local search (simulated annealing on swaps of two
+    players of one round, with a fixed seed) tries to cover every pair in that many rounds.
+    Byes rotate: nobody sits out twice before everyone sat out once, in either schedule.
+    """
+    rng = random.Random(1_000 * n + k)
+    best = min((_greedy_cover(n, k, rng) for _ in range(_GREEDY_ATTEMPTS)), key=len)
+    while len(best) > round_robin_lower_bound(n, k):
+        found = _anneal_cover(n, k, len(best) - 1, rng)
+        if found is None:
+            break
+        best = found
+    return tuple((tuple(tuple(t) for t in tables), tuple(sorted(byes))) for tables, byes in best)
+
+
+def _greedy_cover(n: int, k: int, rng: random.Random) -> _Schedule:
     unmet = [set(range(n)) - {p} for p in range(n)]
     bye_count = [0] * n
-    schedule: list[list[list[int]]] = []
-    byes_per_round: list[list[int]] = []
-    n_byes = n % k
+    schedule: _Schedule = []
     while any(unmet):
         tiebreak = {p: rng.random() for p in range(n)}
-        # Byes first to those who have met everyone, then to those with the fewest byes.
-        order = sorted(range(n), key=lambda p: (bool(unmet[p]), bye_count[p], len(unmet[p]), tiebreak[p]))
-        byes = order[:n_byes]
-        seated = set(range(n)) - set(byes)
-        if not any(unmet[p] & seated for p in seated):
-            # Keep one pair that has not met out of the byes, so every round makes progress.
-            a = next(p for p in range(n) if unmet[p])
-            b = min(unmet[a])
-            byes = [p for p in order if p not in (a, b)][:n_byes]
-            seated = set(range(n)) - set(byes)
-        tables = _fill_tables(sorted(seated, key=lambda p: (-len(unmet[p]), tiebreak[p])), k, unmet)
+        # Byes to those with the fewest, then to those with the fewest people left to meet.
+        order = sorted(range(n), key=lambda p: (bye_count[p], len(unmet[p]), tiebreak[p]))
+        byes = order[: n % k]
+        seated = sorted(set(range(n)) - set(byes), key=lambda p: (-len(unmet[p]), tiebreak[p]))
+        tables = _fill_tables(seated, k, unmet)
         _improve_by_swaps(tables, lambda table: sum(len(unmet[p] & set(table)) for p in table))
         for table in tables:
             for p in table:
                 unmet[p] -= set(table)
         for p in byes:
             bye_count[p] += 1
-        schedule.append(tables)
-        byes_per_round.append(sorted(byes))
-    return schedule, byes_per_round
+        schedule.append((tables, byes))
+    return schedule
+
+
+_GREEDY_ATTEMPTS = 10
+_ANNEAL_STEPS = 10_000
+
+
+def _anneal_cover(n: int, k: int, length: int, rng: random.Random) -> _Schedule | None:
+    """Try to cover every pair in ``length`` rounds; None if the search gives up."""
+    n_byes = n % k
+    # Byes fixed in rotation (fair by construction); tables start as a random split of the rest.
+    rounds: list[list[int]] = []  # per round: byes first, then the tables, k at a time
+    for r in range(length):
+        byes = [(r * n_byes + i) % n for i in range(n_byes)]
+        rest = [p for p in range(n) if p not in byes]
+        rng.shuffle(rest)
+        rounds.append(byes + rest)
+    met = [[0] * n for _ in range(n)]
+    for line in rounds:
+        for t in range(n_byes, n, k):
+            for a, b in itertools.combinations(line[t : t + k], 2):
+                met[a][b] += 1
+                met[b][a] += 1
+    unmet = sum(1 for a, b in itertools.combinations(range(n), 2) if met[a][b] == 0)
+
+    def table_of(i: int) -> int:
+        return (i - n_byes) // k
+
+    for step in range(_ANNEAL_STEPS):
+        if unmet == 0:
+            return [
+                ([line[t : t + k] for t in range(n_byes, n, k)], line[:n_byes])
+                for line in rounds
+            ]
+        line = rounds[rng.randrange(length)]
+        i, j = rng.randrange(n_byes, n), rng.randrange(n_byes, n)
+        if table_of(i) == table_of(j):
+            continue
+        x, y = line[i], line[j]
+        mates_x = [p for p in line[n_byes + table_of(i) * k : n_byes + table_of(i) * k + k] if p != x]
+        mates_y = [p for p in line[n_byes + table_of(j) * k : n_byes + table_of(j) * k + k] if p != y]
+        delta = 0
+        for a in mates_x:  # x leaves a, y joins a
+            delta += (met[x][a] == 1) - (met[y][a] == 0)
+        for b in mates_y:
+            delta += (met[y][b] == 1) - (met[x][b] == 0)
+        temperature = 0.6 * (1 - step / _ANNEAL_STEPS) + 0.05
+        if delta <= 0 or rng.random() < math.exp(-delta / temperature):
+            for a in mates_x:
+                met[x][a] -= 1
+                met[a][x] -= 1
+                met[y][a] += 1
+                met[a][y] += 1
+            for b in mates_y:
+                met[y][b] -= 1
+                met[b][y] -= 1
+                met[x][b] += 1
+                met[b][x] += 1
+            line[i], line[j] = y, x
+            unmet += delta
+    return None
 
 
 def _fill_tables(players: list[int], k: int, unmet: list[set[int]]) -> list[list[int]]:
