@@ -552,17 +552,18 @@ class _Matcher:
 def _swiss_tables(ranked: list[Entrant], byes: list[Entrant], k: int) -> Round:
     """A Swiss round at tables of 3-6.
 
-    Tables are filled in ranking order (points, then rating), so each table is a slice of one
-    score group or of neighbouring ones. Then, while a table seats two players who met before,
-    a player of it is swapped with one of the nearest table where the swap lowers the repeats
-    (ties broken by the points spread, then the ranking spread, of the two tables). Seats are
-    then given so everyone's seat counts even out.
+    Two starts: tables filled in ranking order (points, then rating), each a slice of one score
+    group or of neighbouring ones; and tables filled top down, each taking the highest-ranked
+    left who has met nobody at it yet. From each, while a table seats two players who met
+    before, a player of it is swapped with one of the nearest table where the swap lowers the
+    repeats (ties broken by the points spread, then the ranking spread, of the two tables).
+    The better result is kept: fewer repeats, then closer points, then closer ranking. Seats
+    are then given so everyone's seat counts even out.
     """
     bye_ids = {e.id for e in byes}
     players = [e for e in ranked if e.id not in bye_ids]
     by_id = {e.id: e for e in players}
     position = {e.id: i for i, e in enumerate(players)}
-    tables = [[e.id for e in players[i : i + k]] for i in range(0, len(players), k)]
 
     def repeats(table: list[int]) -> int:
         return sum(1 for a, b in itertools.combinations(table, 2) if b in by_id[a].opponents)
@@ -572,34 +573,56 @@ def _swiss_tables(ranked: list[Entrant], byes: list[Entrant], k: int) -> Round:
         spread = max(position[p] for p in table) - min(position[p] for p in table)
         return repeats(table) * 10**12 + round((max(scores) - min(scores)) * 10**4) * 10**5 + spread
 
-    costs = [cost(t) for t in tables]
-    improved = True
-    while improved:
-        improved = False
-        for t1, a in enumerate(tables):
-            if repeats(a) == 0:
-                continue
-            for t2 in sorted(range(len(tables)), key=lambda t, t1=t1: (abs(t - t1), t)):
-                b = tables[t2]
-                if t2 == t1:
+    def improve(tables: list[list[int]]) -> list[list[int]]:
+        costs = [cost(t) for t in tables]
+        improved = True
+        while improved:
+            improved = False
+            for t1, a in enumerate(tables):
+                if repeats(a) == 0:
                     continue
-                best = (costs[t1] + costs[t2], None)
-                for i, j in itertools.product(range(k), range(k)):
-                    a[i], b[j] = b[j], a[i]
-                    best = min(best, (cost(a) + cost(b), (i, j)), key=lambda x: x[0])
-                    a[i], b[j] = b[j], a[i]
-                if best[1] is not None:
-                    i, j = best[1]
-                    a[i], b[j] = b[j], a[i]
-                    costs[t1], costs[t2] = cost(a), cost(b)
-                    improved = True
-                    break
+                for t2 in sorted(range(len(tables)), key=lambda t, t1=t1: (abs(t - t1), t)):
+                    b = tables[t2]
+                    if t2 == t1:
+                        continue
+                    best = (costs[t1] + costs[t2], None)
+                    # Only moving out someone who met a tablemate before can lower t1's repeats.
+                    involved = [i for i, p in enumerate(a) if by_id[p].opponents.intersection(a)]
+                    for i, j in itertools.product(involved, range(k)):
+                        a[i], b[j] = b[j], a[i]
+                        best = min(best, (cost(a) + cost(b), (i, j)), key=lambda x: x[0])
+                        a[i], b[j] = b[j], a[i]
+                    if best[1] is not None:
+                        i, j = best[1]
+                        a[i], b[j] = b[j], a[i]
+                        costs[t1], costs[t2] = cost(a), cost(b)
+                        improved = True
+                        break
+        return tables
+
+    slices = [[e.id for e in players[i : i + k]] for i in range(0, len(players), k)]
+    fitted = _first_fit(players, k)
+    tables = min(improve(slices), improve(fitted), key=lambda ts: sum(cost(t) for t in ts))
     counts = {e.id: [e.seat_count(s) for s in range(k)] for e in players}
     seated = []
-    for table in tables:
+    for table in sorted(tables, key=lambda t: min(position[p] for p in t)):
         table.sort(key=position.__getitem__)
         seated.append(_seat_rotation_by_id(table, counts))
     return Round(tables=tuple(seated), byes=tuple(e.id for e in byes))
+
+
+def _first_fit(players: list[Entrant], k: int) -> list[list[int]]:
+    """Tables top down, each taking the highest-ranked left who met nobody at it (or, failing
+    that, the highest-ranked left)."""
+    left = list(players)
+    tables = []
+    while left:
+        table = [left.pop(0)]
+        while len(table) < k:
+            i = next((i for i, e in enumerate(left) if not e.opponents.intersection(p.id for p in table)), 0)
+            table.append(left.pop(i))
+        tables.append([e.id for e in table])
+    return tables
 
 
 def _seat_rotation_by_id(table: list[int], counts: dict[int, list[int]]) -> tuple[int, ...]:
