@@ -6,7 +6,10 @@ runs in seconds); an exact brute-force search stands in for "avoidable" where it
 
 import itertools
 import random
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -404,3 +407,13 @@ def test_recommended_rounds():
     with pytest.raises(PairingError, match="format"):
         recommended_rounds(8, 2, "knockout")
     assert set(FORMATS) == {ROUND_ROBIN, SWISS}
+
+
+def test_pairing_and_standings_load_without_django():
+    code = (
+        "import sys, tournaments.pairing, tournaments.standings; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'django', 'rest_framework', 'channels', 'celery'}))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
