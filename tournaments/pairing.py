@@ -122,12 +122,19 @@ def _covering_schedule(ids: list[int], k: int) -> list[Round]:
 
 
 def round_robin_lower_bound(n: int, k: int) -> int:
-    """No schedule of tables of k can cover every pair of n players in fewer rounds."""
+    """No schedule of tables of k can cover every pair of n players in fewer rounds.
+
+    Each round a player meets k - 1 others and the field meets (n // k) k (k - 1) / 2 pairs;
+    and with n % k byes a round, byes kept even, someone sits out ceil(rounds x byes / n) of
+    them and must still meet everyone in the rounds they play.
+    """
     if n <= k:
         return 1
-    per_player = math.ceil((n - 1) / (k - 1))
     per_round = (n // k) * k * (k - 1) // 2
-    return max(per_player, math.ceil(n * (n - 1) / 2 / per_round))
+    rounds = max(math.ceil((n - 1) / (k - 1)), math.ceil(n * (n - 1) / 2 / per_round))
+    while (rounds - math.ceil(rounds * (n % k) / n)) * (k - 1) < n - 1:
+        rounds += 1
+    return rounds
 
 
 _Schedule = list[tuple[list[list[int]], list[int]]]  # per round: tables of player indices, byes
@@ -179,39 +186,54 @@ _ANNEAL_STEPS = 10_000
 
 
 def _anneal_cover(n: int, k: int, length: int, rng: random.Random) -> _Schedule | None:
-    """Try to cover every pair in ``length`` rounds; None if the search gives up."""
+    """Try to cover every pair in ``length`` rounds; None if the search gives up.
+
+    A move swaps two players of one round who sit at different tables, or one who sits out
+    with one who plays as long as byes stay even (nobody two byes ahead of anyone). Moves that
+    leave fewer pairs unmet are kept, others with a probability that falls as the search cools.
+    """
     n_byes = n % k
-    # Byes fixed in rotation (fair by construction); tables start as a random split of the rest.
     rounds: list[list[int]] = []  # per round: byes first, then the tables, k at a time
     for r in range(length):
-        byes = [(r * n_byes + i) % n for i in range(n_byes)]
+        byes = [(r * n_byes + i) % n for i in range(n_byes)]  # in rotation: even to start with
         rest = [p for p in range(n) if p not in byes]
         rng.shuffle(rest)
         rounds.append(byes + rest)
+    bye_count = [0] * n
     met = [[0] * n for _ in range(n)]
     for line in rounds:
+        for p in line[:n_byes]:
+            bye_count[p] += 1
         for t in range(n_byes, n, k):
             for a, b in itertools.combinations(line[t : t + k], 2):
                 met[a][b] += 1
                 met[b][a] += 1
     unmet = sum(1 for a, b in itertools.combinations(range(n), 2) if met[a][b] == 0)
 
-    def table_of(i: int) -> int:
-        return (i - n_byes) // k
+    def mates(line: list[int], i: int) -> list[int]:
+        """Who sits with the player at position i (nobody, for a bye)."""
+        if i < n_byes:
+            return []
+        start = n_byes + (i - n_byes) // k * k
+        return [p for p in line[start : start + k] if p != line[i]]
 
     for step in range(_ANNEAL_STEPS):
         if unmet == 0:
-            return [
-                ([line[t : t + k] for t in range(n_byes, n, k)], line[:n_byes])
-                for line in rounds
-            ]
+            return [([line[t : t + k] for t in range(n_byes, n, k)], line[:n_byes]) for line in rounds]
         line = rounds[rng.randrange(length)]
-        i, j = rng.randrange(n_byes, n), rng.randrange(n_byes, n)
-        if table_of(i) == table_of(j):
-            continue
+        i, j = rng.randrange(n), rng.randrange(n_byes, n)
         x, y = line[i], line[j]
-        mates_x = [p for p in line[n_byes + table_of(i) * k : n_byes + table_of(i) * k + k] if p != x]
-        mates_y = [p for p in line[n_byes + table_of(j) * k : n_byes + table_of(j) * k + k] if p != y]
+        mates_x, mates_y = mates(line, i), mates(line, j)
+        if x == y or y in mates_x:
+            continue
+        if i < n_byes:  # x would play instead of y, who would sit out
+            bye_count[x] -= 1
+            bye_count[y] += 1
+            fair = max(bye_count) - min(bye_count) <= 1
+            bye_count[x] += 1
+            bye_count[y] -= 1
+            if not fair:
+                continue
         delta = 0
         for a in mates_x:  # x leaves a, y joins a
             delta += (met[x][a] == 1) - (met[y][a] == 0)
@@ -229,6 +251,9 @@ def _anneal_cover(n: int, k: int, length: int, rng: random.Random) -> _Schedule 
                 met[b][y] -= 1
                 met[x][b] += 1
                 met[b][x] += 1
+            if i < n_byes:
+                bye_count[x] -= 1
+                bye_count[y] += 1
             line[i], line[j] = y, x
             unmet += delta
     return None
