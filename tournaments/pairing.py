@@ -9,9 +9,10 @@ Formats (``FORMATS``):
 - ``round_robin``: the whole schedule at once. Two players a table: the circle method (every pair
   exactly once; seat 0, which moves first, balanced to within one game per player). Tables of
   3-6: every pair meets at least once, in as few rounds as the search finds, seats rotated.
-- ``swiss``: one round at a time from the standings so far. Two players a table: a maximum
-  weight matching over the score groups (no repeat opponent while one can be avoided, then
-  players paired inside their score group, then seat 0 to whoever is owed it). Tables of 3-6:
+- ``swiss``: one round at a time from the standings so far. Two players a table: top down
+  through the ranking, each with the partner nearest in points, then owed the other seat,
+  then half the score group below, kept only while the rest can still be paired without a
+  repeat (checked exactly by a maximum matching, Edmonds' blossom algorithm). Tables of 3-6:
   tables filled in order of score then rating, then players swapped between tables to avoid
   repeat meetings.
 
