@@ -149,16 +149,26 @@ def _cover(n: int, k: int) -> tuple[tuple[tuple[tuple[int, ...], ...], tuple[int
     can, ties broken at random from a fixed seed); then, for each
     round fewer, down to the lower bound, a local search (simulated annealing on swaps of two
     players of one round, with a fixed seed) tries to cover every pair in that many rounds.
-    Byes rotate: nobody sits out twice before everyone sat out once, in either schedule.
+    Byes are even: over the schedule nobody sits out more than once more often than anyone
+    else (a greedy schedule that had to break that to make progress is kept only if every
+    other one did too).
     """
     rng = random.Random(1_000 * n + k)
-    best = min((_greedy_cover(n, k, rng) for _ in range(_GREEDY_ATTEMPTS)), key=len)
+    best = min((_greedy_cover(n, k, rng) for _ in range(_GREEDY_ATTEMPTS)), key=lambda s: (_uneven_byes(s, n), len(s)))
     while len(best) > round_robin_lower_bound(n, k):
         found = _anneal_cover(n, k, len(best) - 1, rng)
         if found is None:
             break
         best = found
     return tuple((tuple(tuple(t) for t in tables), tuple(sorted(byes))) for tables, byes in best)
+
+
+def _uneven_byes(schedule: _Schedule, n: int) -> bool:
+    byes = [0] * n
+    for _, round_byes in schedule:
+        for p in round_byes:
+            byes[p] += 1
+    return max(byes) - min(byes) > 1
 
 
 def _greedy_cover(n: int, k: int, rng: random.Random) -> _Schedule:
@@ -173,6 +183,13 @@ def _greedy_cover(n: int, k: int, rng: random.Random) -> _Schedule:
         seated = sorted(set(range(n)) - set(byes), key=lambda p: (-len(unmet[p]), tiebreak[p]))
         tables = _fill_tables(seated, k, unmet)
         _improve_by_swaps(tables, lambda table: sum(len(unmet[p] & set(table)) for p in table))
+        if not any(unmet[p] & set(table) for table in tables for p in table):
+            # A round that meets nobody new would not end the schedule: seat one such pair
+            # together, even if that puts a bye one ahead of the rotation.
+            a = next(p for p in range(n) if unmet[p])
+            b = min(unmet[a])
+            byes = [p for p in order if p not in (a, b)][: n % k]
+            tables = _fill_tables([a, b, *(p for p in range(n) if p not in (a, b, *byes))], k, unmet)
         for table in tables:
             for p in table:
                 unmet[p] -= set(table)
