@@ -336,7 +336,7 @@ def swiss_round(entrants: Sequence[Entrant], table_size: int, round_number: int)
 
 
 def _rank_key(e: Entrant) -> tuple[float, float, int]:
-    return (-e.points, -e.rating, e.id)
+    return (-_score(e), -e.rating, e.id)
 
 
 def _bye_order(ranked: list[Entrant]) -> list[Entrant]:
@@ -678,7 +678,7 @@ def _seat_rotation_by_id(table: list[int], counts: dict[int, list[int]]) -> tupl
 # How many rounds
 
 
-def recommended_rounds(n_entrants: int, table_size: int, format: str) -> int:  # noqa: A002
+def recommended_rounds(n_entrants: int, table_size: int, format: str) -> int:
     """Rounds to announce for a field of ``n_entrants`` at tables of ``table_size``.
 
     Round robin: the length of the schedule ``round_robin`` makes. Swiss: enough rounds for one
