@@ -252,6 +252,14 @@ def test_players_meet_their_own_score_group_and_the_odd_one_floats_down():
     assert frozenset((7, 8)) in tables
 
 
+def test_equal_scores_written_differently_by_float_sums_are_one_score_group():
+    one = sum([0.1] * 10)  # 0.9999999999999999: results summed in another order
+    entrants = [Entrant(1, 2000.0, one), Entrant(2, 1900.0, 1.0), Entrant(3, 1700.0, 1.0), Entrant(4, 1600.0, 0.0)]
+    # One group of three led by the highest-rated: 1 meets 2, and 3 floats down to 4.
+    tables = {frozenset(t) for t in swiss_round(entrants, 2, 2).tables}
+    assert tables == {frozenset((1, 2)), frozenset((3, 4))}
+
+
 def test_a_repeat_is_avoided_even_when_it_means_leaving_the_score_group():
     entrants = [
         Entrant(1, 1900.0, 2.0, frozenset({2})),
