@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.pairing import Entrant
+from tournaments.pairing import Entrant, round_robin
 from tournaments.standings import (
     BYE_POINTS,
     TIE_BREAKS,
@@ -192,6 +192,27 @@ def test_no_rounds_yet_lists_everyone_level():
 def test_results_that_cannot_be_are_refused(rounds, message):
     with pytest.raises(StandingsError, match=message):
         standings([A, B, C], rounds)
+
+
+@settings(max_examples=50, deadline=None)
+@given(n=st.integers(2, 9), data=st.data())
+def test_a_round_robin_of_any_results_ranks_by_points_with_buchholz_the_field_minus_oneself(n, data):
+    ids = list(range(1, n + 1))
+    rounds = [
+        ([TableResult(t, data.draw(st.sampled_from([(1, 2), (2, 1), (1, 1)]))) for t in rnd.tables], list(rnd.byes))
+        for rnd in round_robin(ids, 2)
+    ]
+    rows = standings(ids, rounds)
+    total = sum(s.points for s in rows)
+    assert total == pytest.approx(n * (n - 1) / 2 + (n if n % 2 else 0) * BYE_POINTS)
+    for s in rows:
+        buchholz = dict(s.tie_breaks)["Buchholz"]
+        # Everyone met everyone else once; an odd field's bye counts as meeting oneself.
+        assert buchholz == pytest.approx(total - s.points + (s.points if n % 2 else 0))
+    keys = [(s.points, *(v for _, v in s.tie_breaks)) for s in rows]
+    assert keys == sorted(keys, reverse=True)
+    for before, after, key_before, key_after in zip(rows, rows[1:], keys, keys[1:], strict=False):
+        assert (after.rank == before.rank) == (key_after == key_before)
 
 
 # ---------------------------------------------------------------------------------------------
