@@ -11,11 +11,10 @@ Formats (``FORMATS``):
   3-6: every pair meets at least once, in as few rounds as the search finds, seats rotated.
 - ``swiss``: one round at a time from the standings so far. Two players a table: top down
   through the ranking, each with the partner nearest in points (never two both owed the same
-  seat twice over while avoidable), then owed the other seat,
-  then half the score group below, kept only while the rest can still be paired without a
-  repeat (checked exactly by a maximum matching, Edmonds' blossom algorithm). Tables of 3-6:
-  tables filled in order of score then rating, then players swapped between tables to avoid
-  repeat meetings.
+  seat twice over while avoidable), then owed the other seat, then half the score group
+  below, each choice kept only while the rest can still be paired without a repeat (checked
+  exactly by a maximum matching, Edmonds' blossom algorithm). Tables of 3-6: tables filled in
+  order of score then rating, then players swapped between tables to avoid repeat meetings.
 
 Byes go to fields that do not divide by the table size: to the lowest-ranked among those who
 have had the fewest byes, so nobody gets a second bye while someone active has had none.
