@@ -413,7 +413,7 @@ def _swiss_two(ranked: list[Entrant], round_number: int) -> Round:
             matcher.remove(a)
             matcher.remove(b)
         rest = [e for e in players if matcher.alive[matcher.index[e.id]]]
-        pairs = forced + _pair_top_down(rest, matcher.pair_keeps_perfect, _new)
+        pairs = forced + _pair_top_down(rest, matcher, _new)
     tables = tuple(_seat_pair(a, b, round_number) for a, b in pairs)
     return Round(tables=tables, byes=tuple(e.id for e in byes))
 
@@ -438,7 +438,7 @@ def _pair_if_possible(players, allowed) -> list[tuple[Entrant, Entrant]] | None:
     matcher = _Matcher(players, allowed)
     if matcher.maximise() < len(players) // 2:
         return None
-    return _pair_top_down(players, matcher.pair_keeps_perfect, allowed)
+    return _pair_top_down(players, matcher, allowed)
 
 
 def _bye_leaving_perfect_pairing(ranked: list[Entrant], candidates: list[Entrant]) -> Entrant | None:
@@ -451,11 +451,14 @@ def _bye_leaving_perfect_pairing(ranked: list[Entrant], candidates: list[Entrant
     return None
 
 
-def _pair_top_down(players, keeps_perfect, allowed):
+_GUIDED_TRIES = 12
+
+
+def _pair_top_down(players, matcher, allowed):
     """Pair the highest-ranked left with the partner it prefers (see ``_swiss_two``).
 
-    Only pairs ``allowed`` accepts are made. ``keeps_perfect(a, b)``, when given, says whether
-    pairing a with b still lets everyone else be paired (and commits to it); without it the
+    Only pairs ``allowed`` accepts are made. With a ``matcher`` (holding a perfect matching of
+    ``players``), a partner is taken only if everyone else can still be paired; without it the
     first allowed partner is taken, and None is returned if someone is left with none.
     """
     left = list(players)
@@ -478,9 +481,15 @@ def _pair_top_down(players, keeps_perfect, allowed):
         # sorted is stable: equal preference keeps ranking order
         candidates = sorted((e for e in rest if allowed(first, e)), key=preference)
         partner = None
-        for other in candidates:
-            if keeps_perfect is None or keeps_perfect(first, other):
+        for tries, other in enumerate(candidates):
+            if matcher is None or matcher.pair_keeps_perfect(first, other):
                 partner = other
+                break
+            if tries + 1 >= _GUIDED_TRIES:
+                # The matching's own partner for ``first`` always works: taking it bounds the
+                # search in fields so tight that preferred partners keep failing.
+                partner = matcher.players[matcher.mate[matcher.index[first.id]]]
+                matcher.pair_keeps_perfect(first, partner)
                 break
         if partner is None:
             return None
