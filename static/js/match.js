@@ -2,6 +2,8 @@
 // renderer (static/games/<slug>.js), lists every legal action as a button, and steps
 // through a replay once the match is over.
 
+import { showYourTurn } from "./your-turn.js";
+
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
 const token = root.dataset.token;
@@ -306,6 +308,7 @@ function render() {
   renderScore(view);
   renderActions();
   renderResult();
+  showYourTurn(payload);
   if (replayFrames === null) drawBoard(view, true);
 }
 
