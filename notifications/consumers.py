@@ -47,8 +47,8 @@ class MeConsumer(AsyncWebsocketConsumer):
         self.seen_at = 0.0
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.refresh(seats=True)
         await self.note_seen()
+        await self.refresh(seats=True)
 
     async def disconnect(self, code):
         if not hasattr(self, "group"):

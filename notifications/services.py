@@ -101,7 +101,7 @@ def notify_forum_reply(*, post_id: int) -> list[Notification]:
     if post is None or post.is_hidden or post.topic.is_hidden:
         return []
     others = (
-        Post.objects.filter(topic_id=post.topic_id, hidden_at__isnull=True)
+        Post.objects.filter(topic_id=post.topic_id, hidden_at__isnull=True, author__isnull=False)
         .exclude(author_id=post.author_id)
         .values_list("author_id", flat=True)
         .distinct()
