@@ -17,9 +17,10 @@ from __future__ import annotations
 import json
 import time
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games.consumers import MAX_FRAME_BYTES, MAX_FRAMES_PER_SECOND, MatchConsumer, _db
+from games.consumers import MAX_FRAME_BYTES, MAX_FRAMES_PER_SECOND, _db
 from games.groups import match_players_group
 from portal import json_limits
 
@@ -28,10 +29,19 @@ from .live import user_group
 
 # How often an open socket notes its person as present, at most.
 SEEN_EVERY = 60.0
+# The matches one socket follows live (the newest); a person in more is counted from the
+# database for the rest whenever their seats change.
+FOLLOW_AT_MOST = 100
 
 
 class MeConsumer(AsyncWebsocketConsumer):
-    dispatch = MatchConsumer.dispatch  # database work only in the sockets' own threads
+    async def dispatch(self, message):
+        """As ``MatchConsumer.dispatch`` (no hop into the shared thread: database work runs in
+        the sockets' own threads), and a message of a type this socket has no use for, which
+        the players' groups may carry, is skipped rather than closing the socket."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is not None:
+            await handler(message)
 
     async def connect(self):
         self.user = self.scope["user"]
@@ -41,6 +51,7 @@ class MeConsumer(AsyncWebsocketConsumer):
         self.user_key = str(self.user.pk)
         self.group = user_group(self.user.pk)
         self.seats: dict[int, tuple[int, bool]] = {}
+        self.waiting_unfollowed = 0
         self.sent: tuple[int, int] | None = None
         self.unread = 0
         self.window_start, self.window_frames = time.monotonic(), 0
@@ -92,16 +103,14 @@ class MeConsumer(AsyncWebsocketConsumer):
             self.seats[match_id] = (seat, event.get("to_move") == seat)
         await self.send_counts()
 
-    async def chat_message(self, event):
-        pass  # the players' chat reaches this socket too; the header does not show it
-
     async def me_changed(self, event):
         await self.refresh(seats=bool(event.get("seats")))
 
     # -- helpers -------------------------------------------------------------------------
     async def refresh(self, *, seats: bool) -> None:
-        listening, self.unread = await self._read(seats)
+        listening, unfollowed, self.unread = await self._read(seats)
         if listening is not None:
+            self.waiting_unfollowed = unfollowed
             for match_id in self.seats.keys() - listening.keys():
                 await self.channel_layer.group_discard(match_players_group(match_id), self.channel_name)
             for match_id in listening.keys() - self.seats.keys():
@@ -110,7 +119,7 @@ class MeConsumer(AsyncWebsocketConsumer):
         await self.send_counts()
 
     async def send_counts(self) -> None:
-        counts = (sum(1 for _, mine in self.seats.values() if mine), self.unread)
+        counts = (self.waiting_unfollowed + sum(1 for _, mine in self.seats.values() if mine), self.unread)
         if counts != self.sent:
             self.sent = counts
             await self.send(text_data=json.dumps({"type": "counts", "your_turn": counts[0], "unread": counts[1]}))
@@ -125,5 +134,10 @@ class MeConsumer(AsyncWebsocketConsumer):
 
     @_db
     def _read(self, seats: bool):
-        listening = selectors.listening_seats(self.user.pk) if seats else None
-        return listening, selectors.unread_count(self.user)
+        if not seats:
+            return None, 0, selectors.unread_count(self.user)
+        listening = selectors.listening_seats(self.user.pk, FOLLOW_AT_MOST)
+        unfollowed = 0
+        if len(listening) == FOLLOW_AT_MOST:  # perhaps more: the waiting ones beyond are counted here
+            unfollowed = selectors.waiting_count(self.user) - sum(1 for _, mine in listening.values() if mine)
+        return listening, unfollowed, selectors.unread_count(self.user)

@@ -31,6 +31,10 @@ class Notification(models.Model):
             # The header's unread count and the centre's pages.
             models.Index(fields=["user", "read"], name="notification_unread"),
             models.Index(fields=["user", "-created"], name="notification_recent"),
+            # The sweep's unread your-turn notifications, whose turns may have been played.
+            models.Index(
+                fields=["user"], condition=models.Q(kind="your_turn", read=False), name="notification_turns_unread"
+            ),
         ]
 
     def __str__(self):

@@ -178,9 +178,10 @@ def your_turn_sweep(*, now: datetime | None = None) -> list[int]:
     seats = list(
         selectors.waiting_seats().filter(match__speed=Match.Speed.CORRESPONDENCE, match__deadline__isnull=False)
     )
+    keys = {seat.pk: f"turn:{seat.match_id}:{int(turn_started(seat.match).timestamp())}" for seat in seats}
+    _turns_played(set(keys.values()))
     if not seats:
         return []
-    keys = {seat.pk: f"turn:{seat.match_id}:{int(turn_started(seat.match).timestamp())}" for seat in seats}
     told = set(
         Notification.objects.filter(key__in=set(keys.values()), kind=Kind.YOUR_TURN).values_list("user_id", "key")
     )
@@ -204,6 +205,17 @@ def your_turn_sweep(*, now: datetime | None = None) -> list[int]:
         Q(email_your_turn=False) | Q(last_seen__gte=present)
     )
     return sorted(waiting - set(not_now.values_list("user_id", flat=True)))
+
+
+def _turns_played(current: set[str]) -> None:
+    """A your-turn notification whose turn has been played (or the match ended) is read: the
+    header counts what still needs the person."""
+    unread = Notification.objects.filter(kind=Kind.YOUR_TURN, read=False).values_list("pk", "user_id", "key")
+    played = [(pk, user_id) for pk, user_id, key in unread if key not in current]
+    if played:
+        Notification.objects.filter(pk__in=[pk for pk, _ in played]).update(read=True)
+        people = sorted({user_id for _, user_id in played})
+        transaction.on_commit(lambda: tell_users(people), robust=True)
 
 
 def turn_mail_due(*, user, now: datetime | None = None) -> list[Match]:

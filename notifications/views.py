@@ -24,9 +24,12 @@ def notification_list(request):
 def notification_open(request, notification_id: int):
     """Follow a notification to its match or topic, marking it read."""
     notification = services.notification_open(user=request.user, notification_id=notification_id)
-    if notification is None or not url_has_allowed_host_and_scheme(notification.url, allowed_hosts=None):
+    safe = notification is not None and url_has_allowed_host_and_scheme(
+        notification.url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    if not safe:
         return redirect("notifications")
-    return redirect(notification.url or "notifications")
+    return redirect(notification.url)
 
 
 @login_required

@@ -117,3 +117,19 @@ async def test_an_open_socket_notes_that_its_person_is_on_the_site(alice, patch_
     seen = await sync_to_async(lambda: NotificationSettings.objects.get(user=alice).last_seen)()
     assert seen is not None
     await ws.disconnect()
+
+
+async def test_matches_beyond_those_followed_live_are_still_counted(alice, bob, make_user, patch_auth, monkeypatch):  # noqa: F811
+    from notifications import consumers
+
+    from .helpers import until_waiting_for
+
+    monkeypatch.setattr(consumers, "FOLLOW_AT_MOST", 1)
+    carol = await sync_to_async(make_user)("carol")
+    for opponent in (bob, carol):
+        match = await sync_to_async(correspondence)(alice, opponent)
+        await sync_to_async(until_waiting_for)(match, alice)
+    ws, ok, _ = await me_socket(patch_auth, alice)
+    assert ok
+    assert (await next_frame(ws))["your_turn"] == 2
+    await ws.disconnect()

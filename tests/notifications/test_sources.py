@@ -8,12 +8,14 @@ from forums.models import Forum
 from games import services as games
 from games.signals import challenge_received, rematch_offered
 from notifications.models import Notification
+from tests.conftest import drain_worker
 
 # Every source is a signal or hook run after commit.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def texts(user):
+    drain_worker()  # the tasks that write them, when a worker runs them
     return [n.text for n in Notification.objects.filter(user=user)]
 
 
@@ -31,6 +33,7 @@ def test_a_bot_gets_no_notification_of_a_finished_match(alice):
     match = games.match_create(user=alice, game="territories", num_players=2, rated=False)
     games.match_seat_bot(match_id=match.pk, user=alice, bot="random")
     games.match_resign(match_id=match.pk, user=alice)
+    drain_worker()
     assert Notification.objects.exclude(user=alice).count() == 0
     assert len(texts(alice)) == 1
 
@@ -80,8 +83,10 @@ def test_a_reply_after_reading_is_told_again(alice, bob, client):
     general = Forum.objects.get(slug="general")
     topic = forums.topic_create(forum_id=general.pk, user=alice, title="Dice odds", body="Anyone?")
     forums.post_create(topic_id=topic.pk, user=bob, body="One in six.")
+    drain_worker()
     client.force_login(alice)
     client.post("/notifications/read-all/")
     forums.post_create(topic_id=topic.pk, user=bob, body="Unless loaded.")
+    drain_worker()
     assert Notification.objects.filter(user=alice, read=False).count() == 1
     assert Notification.objects.filter(user=alice).count() == 2

@@ -14,7 +14,7 @@ from notifications.tasks import sweep_your_turn
 
 from .helpers import correspondence, last_seen, turn_began, until_waiting_for, waiting_for
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tasks_in_process")]
 
 HOUR = timedelta(hours=1)
 
@@ -197,3 +197,16 @@ def test_the_profile_setting_turns_the_mail_off_and_on(alice, client):
     assert "checked" not in client.get("/settings/profile/").content.decode().split("notification-settings")[1]
     client.post("/notifications/settings/", {"email_your_turn": "on"})
     assert NotificationSettings.objects.get(user=alice).email_your_turn
+
+
+def test_a_your_turn_notification_is_read_once_the_turn_is_played(away_turn):
+    from .helpers import play_one_move
+
+    person = waiting_for(away_turn)
+    sweep_your_turn()
+    assert Notification.objects.filter(user=person, kind="your_turn", read=False).count() == 1
+    match = away_turn
+    while waiting_for(match) == person:
+        match = play_one_move(match)
+    sweep_your_turn()
+    assert not Notification.objects.filter(user=person, kind="your_turn", read=False).exists()
