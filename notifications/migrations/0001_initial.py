@@ -6,54 +6,102 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0005_match_untimed_speed'),
+        ("games", "0005_match_untimed_speed"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='NotificationSettings',
+            name="NotificationSettings",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('email_your_turn', models.BooleanField(default=True, help_text='At most one message per match every few hours, and only while you are away from the site.', verbose_name='E-mail me when it is my turn in a correspondence match')),
-                ('last_seen', models.DateTimeField(blank=True, null=True)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='notification_settings', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "email_your_turn",
+                    models.BooleanField(
+                        default=True,
+                        help_text="At most one message per match every few hours, and only while you are away from the site.",
+                        verbose_name="E-mail me when it is my turn in a correspondence match",
+                    ),
+                ),
+                ("last_seen", models.DateTimeField(blank=True, null=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="notification_settings",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'notification settings',
+                "verbose_name_plural": "notification settings",
             },
         ),
         migrations.CreateModel(
-            name='Notification',
+            name="Notification",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('your_turn', 'Your turn'), ('match_finished', 'Match finished'), ('challenge_received', 'Challenge received'), ('rematch_offered', 'Rematch offered'), ('forum_reply', 'Forum reply')], max_length=32)),
-                ('text', models.CharField(max_length=300)),
-                ('url', models.CharField(blank=True, max_length=300)),
-                ('key', models.CharField(blank=True, max_length=80)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('read', models.BooleanField(default=False)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='notifications', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("your_turn", "Your turn"),
+                            ("match_finished", "Match finished"),
+                            ("challenge_received", "Challenge received"),
+                            ("rematch_offered", "Rematch offered"),
+                            ("forum_reply", "Forum reply"),
+                        ],
+                        max_length=32,
+                    ),
+                ),
+                ("text", models.CharField(max_length=300)),
+                ("url", models.CharField(blank=True, max_length=300)),
+                ("key", models.CharField(blank=True, max_length=80)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("read", models.BooleanField(default=False)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="notifications",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created', '-id'],
-                'indexes': [models.Index(fields=['user', 'read'], name='notification_unread'), models.Index(fields=['user', '-created'], name='notification_recent'), models.Index(condition=models.Q(('kind', 'your_turn'), ('read', False)), fields=['user'], name='notification_turns_unread')],
+                "ordering": ["-created", "-id"],
+                "indexes": [
+                    models.Index(fields=["user", "read"], name="notification_unread"),
+                    models.Index(fields=["user", "-created"], name="notification_recent"),
+                    models.Index(
+                        condition=models.Q(("kind", "your_turn"), ("read", False)),
+                        fields=["user"],
+                        name="notification_turns_unread",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='TurnMail',
+            name="TurnMail",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('sent_at', models.DateTimeField()),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.match')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("sent_at", models.DateTimeField()),
+                (
+                    "match",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="+", to="games.match"),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('user', 'match'), name='unique_turn_mail')],
+                "constraints": [models.UniqueConstraint(fields=("user", "match"), name="unique_turn_mail")],
             },
         ),
     ]
