@@ -1,6 +1,6 @@
 """The signed-in person's notifications over the API."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.permissions import IsAuthenticated
 
@@ -28,7 +28,12 @@ class NotificationSerializer(serializers.ModelSerializer):
     summary="Your notifications",
     description="What happened for the signed-in person (your turn in a correspondence match, a match "
     "finished, a challenge, a rematch offer, a reply in a forum topic you wrote in), newest first, 30 a page.",
-    responses={200: NotificationSerializer(many=True), 401: ErrorSerializer, 403: ErrorSerializer},
+    responses={
+        200: NotificationSerializer(many=True),
+        401: OpenApiResponse(ErrorSerializer, description="Not signed in (a bad token)."),
+        403: OpenApiResponse(ErrorSerializer, description="Not signed in."),
+        404: OpenApiResponse(ErrorSerializer, description="No such page."),
+    },
 )
 class NotificationList(generics.ListAPIView):
     serializer_class = NotificationSerializer
