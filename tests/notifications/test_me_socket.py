@@ -133,3 +133,14 @@ async def test_matches_beyond_those_followed_live_are_still_counted(alice, bob, 
     assert ok
     assert (await next_frame(ws))["your_turn"] == 2
     await ws.disconnect()
+
+
+async def test_resigning_takes_the_match_off_the_count(alice, bob, patch_auth):  # noqa: F811
+    match = await sync_to_async(correspondence)(alice, bob)
+    first = await sync_to_async(waiting_for)(match)
+    ws, ok, _ = await me_socket(patch_auth, first)
+    assert ok
+    assert (await next_frame(ws))["your_turn"] == 1
+    await sync_to_async(services.match_resign)(match_id=match.pk, user=first)
+    assert (await next_frame(ws))["your_turn"] == 0
+    await ws.disconnect()

@@ -210,3 +210,10 @@ def test_a_your_turn_notification_is_read_once_the_turn_is_played(away_turn):
         match = play_one_move(match)
     sweep_your_turn()
     assert not Notification.objects.filter(user=person, kind="your_turn", read=False).exists()
+
+
+def test_the_clock_command_make_run_starts_sends_the_mail_too(away_turn, mailoutbox):
+    from django.core.management import call_command
+
+    call_command("run_clocks", "--once")
+    assert [mail.to for mail in mailoutbox] == [[waiting_for(away_turn).email]]
