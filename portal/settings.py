@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "rankings",
     "forums",
     "challenges",
+    "notifications",
     "portal",
 ]
 
@@ -190,6 +191,7 @@ CELERY_BEAT_SCHEDULE = {
     "enforce-clocks": {"task": "games.tasks.enforce_clocks", "schedule": 5.0},
     "expire-open-matches": {"task": "games.tasks.expire_open_matches", "schedule": 300.0},
     "expire-challenges": {"task": "challenges.tasks.expire_challenges", "schedule": 300.0},
+    "sweep-your-turn": {"task": "notifications.tasks.sweep_your_turn", "schedule": 60.0},
 }
 
 # --- Accounts ----------------------------------------------------------------------------
@@ -413,3 +415,8 @@ OPEN_MATCH_EXPIRY_HOURS = env.float("OPEN_MATCH_EXPIRY_HOURS", default=24)
 CHALLENGE_EXPIRY_HOURS = env.float("CHALLENGE_EXPIRY_HOURS", default=24)
 REMATCH_OFFER_EXPIRY_HOURS = env.float("REMATCH_OFFER_EXPIRY_HOURS", default=24)
 MAX_PENDING_CHALLENGES_PER_PERSON = env.int("MAX_PENDING_CHALLENGES_PER_PERSON", default=10)
+# Your-turn e-mail of correspondence matches (notifications): sent only to people away from the
+# site this long, at most once per match in this many hours; links in it start with SITE_URL.
+NOTIFY_AWAY_MINUTES = env.int("NOTIFY_AWAY_MINUTES", default=10)
+TURN_MAIL_EVERY_HOURS = env.int("TURN_MAIL_EVERY_HOURS", default=6)
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")

@@ -4,6 +4,7 @@
 // drawn by board-view.js, which the lessons share.
 
 import * as boardView from "./board-view.js";
+import { showYourTurn } from "./your-turn.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -240,6 +241,7 @@ function render() {
   renderScore(view);
   renderActions();
   renderResult();
+  showYourTurn(payload);
   if (replayFrames === null) drawBoard(view, true);
 }
 

@@ -4,6 +4,7 @@ from django.core.management.base import BaseCommand
 
 from challenges.tasks import expire_challenges
 from games.tasks import enforce_clocks, expire_open_matches
+from notifications.tasks import sweep_your_turn
 
 # Open matches expire after hours: looking once a minute is plenty.
 EXPIRY_EVERY = 60.0
@@ -11,8 +12,9 @@ EXPIRY_EVERY = 60.0
 
 class Command(BaseCommand):
     help = (
-        "Forfeit seats whose time ran out, every few seconds, and call off open matches, "
-        "challenges and rematch offers left waiting too long (Celery beat does this when Redis is set)."
+        "Forfeit seats whose time ran out, every few seconds; call off open matches, challenges "
+        "and rematch offers left waiting too long and tell players away that correspondence "
+        "matches wait for them, every minute (Celery beat does all of it when Redis is set)."
     )
 
     def add_arguments(self, parser):
@@ -32,6 +34,9 @@ class Command(BaseCommand):
                 unanswered = expire_challenges()
                 if unanswered:
                     self.stdout.write(f"{unanswered} challenge(s) or rematch offer(s) expired unanswered")
+                mailed = sweep_your_turn()
+                if mailed:
+                    self.stdout.write(f"{mailed} player(s) away may be owed a your-turn e-mail")
                 next_expiry = time.monotonic() + EXPIRY_EVERY
             if once:
                 return
