@@ -203,8 +203,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def sync(self, frame):
         """The page says which version it shows (now and then, while the match goes on): a
-        snapshot if that is not the latest, as when the update was lost on the way."""
-        if await self._current_version() != frame.get("version"):
+        snapshot if that is not the latest, as when the update was lost on the way. A page
+        that also says which takeback request it shows (``takeback``) gets one if that changed."""
+        version, takeback = await self._current_version()
+        if version != frame.get("version") or ("takeback" in frame and frame["takeback"] != takeback):
             await self.send_snapshot(force=True)
 
     async def chat(self, frame):
@@ -271,8 +273,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return True, seated
 
     @_db
-    def _current_version(self) -> int | None:
-        return Match.objects.filter(pk=self.match_id).values_list("version", flat=True).first()
+    def _current_version(self) -> tuple[int | None, dict | None]:
+        """The match's version and its takeback request as pages show it, in one query."""
+        row = Match.objects.filter(pk=self.match_id).values_list("version", "status", "takeback").first()
+        if row is None:
+            return None, None
+        version, status, takeback = row
+        return version, selectors.takeback_json(Match(version=version, status=status, takeback=takeback))
 
     @_db
     def _payload(self):

@@ -620,7 +620,7 @@ const SYNC_EVERY_MS = 20000;
 setInterval(() => {
   if (payload.status !== "active" && payload.status !== "open") return;
   if (document.hidden || !socket || socket.readyState !== WebSocket.OPEN) return;
-  socket.send(JSON.stringify({ type: "sync", version: payload.version }));
+  socket.send(JSON.stringify({ type: "sync", version: payload.version, takeback: payload.takeback ?? null }));
 }, SYNC_EVERY_MS);
 window.matchClient = { act, get payload() { return payload; }, get socket() { return socket; } };
 

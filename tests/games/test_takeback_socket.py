@@ -154,3 +154,27 @@ async def test_a_rated_match_refuses_a_takeback_over_the_socket(alice, bob, patc
     assert error["code"] == "rated" and "rated match" in error["message"]
     assert (await sync_to_async(fresh)(match.pk)).status == Match.Status.ACTIVE
     await ws.disconnect()
+
+
+async def test_a_page_that_missed_a_takeback_request_gets_it_with_its_next_sync(alice, bob, patch_auth):
+    match = await sync_to_async(start_two_player)("territories", alice, bob, rated=False)
+    users = {0: alice, 1: bob}
+    match = await sync_to_async(play_until)(
+        match.pk, users, random.Random(4), lambda m, moves: moves[-1][0] not in (None, m.to_move)
+    )
+    seat = (await sync_to_async(stored)(match))[-1][0]
+    ws, ok, _ = await open_socket(patch_auth, match.pk, users[1 - seat])
+    assert ok
+    await receive(ws, "snapshot")
+    await ws.send_to(text_data=json.dumps({"type": "sync", "version": match.version, "takeback": None}))
+    await ws.send_to(text_data=json.dumps({"type": "ping"}))
+    assert json.loads(await ws.receive_from(timeout=10))["type"] == "pong", "in step: no snapshot is sent"
+
+    from games.takebacks import takeback_request
+
+    await sync_to_async(takeback_request)(match_id=match.pk, user=users[seat], version=match.version)
+    await receive(ws, "takeback")  # suppose the page never got it: its next sync says so
+    await ws.send_to(text_data=json.dumps({"type": "sync", "version": match.version, "takeback": None}))
+    snap = await receive(ws, "snapshot")
+    assert snap["version"] == match.version and snap["takeback"]["waiting"] == [1 - seat]
+    await ws.disconnect()
