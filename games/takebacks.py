@@ -55,19 +55,6 @@ def _version(version) -> int:
     return version
 
 
-def _my_seat(match: Match, seats: list[Seat], user) -> Seat:
-    if match.status == Match.Status.OPEN:
-        raise MatchError("This match has not started yet.", "bad_request")
-    if match.is_over:
-        raise MatchError("This match is over: its moves stand.", "finished")
-    mine = [s for s in seats if user is not None and user.is_authenticated and s.user_id == user.pk]
-    if not mine:
-        raise MatchError("You have no seat in this match.", "not_seated")
-    if mine[0].quit:
-        raise MatchError("You have left this match.", "not_seated")
-    return mine[0]
-
-
 def _pending(match: Match) -> dict | None:
     """The request stored on the match if it still holds (asked at this version)."""
     request = match.takeback
@@ -121,7 +108,7 @@ def takeback_request(*, match_id: int, user, version) -> TakebackResult:
     version = _version(version)
     with transaction.atomic():
         match, seats = services._lock_with_seats(match_id)
-        seat = _my_seat(match, seats, user)
+        seat = services._acting_seat(match, seats, user, None)
         if match.rated:
             raise MatchError("Moves are never taken back in a rated match.", "rated")
         if version != match.version:
@@ -161,7 +148,7 @@ def takeback_answer(*, match_id: int, user, accept, version) -> TakebackResult:
         raise MatchError("Answer with accept: true or false.", "bad_request")
     with transaction.atomic():
         match, seats = services._lock_with_seats(match_id)
-        seat = _my_seat(match, seats, user)
+        seat = services._acting_seat(match, seats, user, None)
         request = _pending(match)
         if request is None or request.get("declined_by") is not None:
             if match.takeback and not request:

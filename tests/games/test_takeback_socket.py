@@ -9,13 +9,13 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth.models import AnonymousUser
 
-from games import services, state_cache
+from games import state_cache
 from games.models import Match
 
 from . import test_socket
 from .helpers import fresh, start_two_player
 from .test_socket import open_socket, receive
-from .test_takebacks import last_is_a_persons, play_until, stored
+from .test_takebacks import casual_for_three, just_moved, last_is_a_persons, play_until, stored
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -36,10 +36,7 @@ def snapshot_at(version):
 
 
 def dice_match(alice, bob, carol):
-    match = services.match_create(user=alice, game="dice-territory", num_players=3, rated=False)
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_join(match_id=match.pk, user=carol)
-    users = {0: alice, 1: bob, 2: carol}
+    match, users = casual_for_three("dice-territory", alice, bob, carol)
     return play_until(match.pk, users, random.Random(12), last_is_a_persons), users
 
 
@@ -83,12 +80,7 @@ async def test_a_takeback_resyncs_every_player_and_spectator_with_their_own_view
 
 
 async def test_a_page_that_reconnects_or_syncs_across_a_takeback_gets_the_new_position(alice, bob, patch_auth):
-    match = await sync_to_async(start_two_player)("territories", alice, bob, rated=False)
-    users = {0: alice, 1: bob}
-    match = await sync_to_async(play_until)(
-        match.pk, users, random.Random(4), lambda m, moves: moves[-1][0] not in (None, m.to_move)
-    )
-    seat = (await sync_to_async(stored)(match))[-1][0]
+    match, users, seat = await sync_to_async(just_moved)(alice, bob, 4)
     asker, other = users[seat], users[1 - seat]
     gone, ok, _ = await open_socket(patch_auth, match.pk, asker)
     assert ok and (await receive(gone, "snapshot"))["version"] == match.version
@@ -157,12 +149,7 @@ async def test_a_rated_match_refuses_a_takeback_over_the_socket(alice, bob, patc
 
 
 async def test_a_page_that_missed_a_takeback_request_gets_it_with_its_next_sync(alice, bob, patch_auth):
-    match = await sync_to_async(start_two_player)("territories", alice, bob, rated=False)
-    users = {0: alice, 1: bob}
-    match = await sync_to_async(play_until)(
-        match.pk, users, random.Random(4), lambda m, moves: moves[-1][0] not in (None, m.to_move)
-    )
-    seat = (await sync_to_async(stored)(match))[-1][0]
+    match, users, seat = await sync_to_async(just_moved)(alice, bob, 4)
     ws, ok, _ = await open_socket(patch_auth, match.pk, users[1 - seat])
     assert ok
     await receive(ws, "snapshot")

@@ -56,9 +56,29 @@ def last_is_a_persons(match, moves) -> bool:
     return moves[-1][0] is not None
 
 
+def casual_for_three(game: str, alice, bob, carol) -> tuple[Match, dict]:
+    match = services.match_create(user=alice, game=game, num_players=3, rated=False)
+    services.match_join(match_id=match.pk, user=bob)
+    services.match_join(match_id=match.pk, user=carol)
+    return fresh(match.pk), {0: alice, 1: bob, 2: carol}
+
+
 def casual_territories(alice, bob, **kwargs) -> tuple[Match, dict]:
     match = start_two_player("territories", alice, bob, rated=False, **kwargs)
     return match, {0: alice, 1: bob}
+
+
+def handed_over(match, moves) -> bool:
+    """A person has just moved and the turn has passed to the other player."""
+    return moves[-1][0] not in (None, match.to_move)
+
+
+def just_moved(alice, bob, seed: int) -> tuple[Match, dict, int]:
+    """A casual Territories match whose last move is a person's, the other now to move; and
+    that mover's seat."""
+    match, users = casual_territories(alice, bob)
+    match = play_until(match.pk, users, random.Random(seed), handed_over)
+    return match, users, stored(match)[-1][0]
 
 
 def refused(code: str, call, **kwargs) -> MatchError:
@@ -117,9 +137,7 @@ def test_an_accepted_takeback_removes_the_move_and_rebuilds_the_position_under_a
 
 
 def test_a_move_sent_for_the_position_before_the_takeback_is_refused_as_stale(alice, bob):
-    match, users = casual_territories(alice, bob)
-    match = play_until(match.pk, users, random.Random(5), lambda m, moves: moves[-1][0] not in (None, m.to_move))
-    seat = stored(match)[-1][0]
+    match, users, seat = just_moved(alice, bob, 5)
     state = state_cache.load(match)
     takeback_request(match_id=match.pk, user=users[seat], version=match.version)
     takeback_answer(match_id=match.pk, user=users[1 - seat], accept=True, version=match.version)
@@ -197,10 +215,7 @@ def test_in_a_timed_match_bots_decline_a_takeback(alice, monkeypatch):
 
 
 def test_in_a_three_player_match_every_other_person_must_accept(alice, bob, carol):
-    match = services.match_create(user=alice, game="gp02a", num_players=3, rated=False)
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_join(match_id=match.pk, user=carol)
-    users = {0: alice, 1: bob, 2: carol}
+    match, users = casual_for_three("gp02a", alice, bob, carol)
     match = play_until(match.pk, users, random.Random(4), last_is_a_persons)
     before = stored(match)
     seat = before[-1][0]
@@ -215,10 +230,7 @@ def test_in_a_three_player_match_every_other_person_must_accept(alice, bob, caro
 
 
 def test_one_decline_ends_the_request_and_it_cannot_be_asked_again_for_that_move(alice, bob, carol):
-    match = services.match_create(user=alice, game="gp02a", num_players=3, rated=False)
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_join(match_id=match.pk, user=carol)
-    users = {0: alice, 1: bob, 2: carol}
+    match, users = casual_for_three("gp02a", alice, bob, carol)
     match = play_until(match.pk, users, random.Random(6), last_is_a_persons)
     seat = stored(match)[-1][0]
     first, second = [users[i] for i in range(3) if i != seat]
@@ -284,10 +296,7 @@ def test_a_move_answered_by_another_player_can_no_longer_be_taken_back(alice, bo
 
 
 def test_a_move_followed_by_chance_is_never_taken_back(alice, bob, carol):
-    match = services.match_create(user=alice, game="dice-territory", num_players=3, rated=False)
-    services.match_join(match_id=match.pk, user=bob)
-    services.match_join(match_id=match.pk, user=carol)
-    users = {0: alice, 1: bob, 2: carol}
+    match, users = casual_for_three("dice-territory", alice, bob, carol)
     # A roll: the player's action, then the dice the server drew for it.
     match = play_until(
         match.pk, users, random.Random(2), lambda m, moves: moves[-1][0] is None and moves[-2][0] is not None
@@ -299,9 +308,7 @@ def test_a_move_followed_by_chance_is_never_taken_back(alice, bob, carol):
 
 
 def test_one_request_at_a_time_and_a_move_lapses_it(alice, bob):
-    match, users = casual_territories(alice, bob)
-    match = play_until(match.pk, users, random.Random(9), lambda m, moves: moves[-1][0] not in (None, m.to_move))
-    seat = stored(match)[-1][0]
+    match, users, seat = just_moved(alice, bob, 9)
     takeback_request(match_id=match.pk, user=users[seat], version=match.version)
     refused("pending", takeback_request, match_id=match.pk, user=users[seat], version=match.version)
     refused("not_yours", takeback_answer, match_id=match.pk, user=users[seat], accept=True, version=match.version)
@@ -355,10 +362,8 @@ def test_the_move_list_and_the_downloaded_record_no_longer_show_a_move_taken_bac
 
 
 def test_the_api_asks_and_answers_with_the_sockets_codes(alice, bob):
-    match, users = casual_territories(alice, bob)
-    match = play_until(match.pk, users, random.Random(1), lambda m, moves: moves[-1][0] not in (None, m.to_move))
+    match, users, seat = just_moved(alice, bob, 1)
     before = stored(match)
-    seat = before[-1][0]
     asker, other = APIClient(), APIClient()
     asker.force_authenticate(users[seat])
     other.force_authenticate(users[1 - seat])
