@@ -278,8 +278,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         row = Match.objects.filter(pk=self.match_id).values_list("version", "status", "takeback").first()
         if row is None:
             return None, None
-        version, status, takeback = row
-        return version, selectors.takeback_json(Match(version=version, status=status, takeback=takeback))
+        return row[0], selectors.public_takeback(row[2], row[0], row[1])
 
     @_db
     def _payload(self):

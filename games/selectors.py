@@ -81,8 +81,12 @@ def takeback_json(match: Match) -> dict | None:
     """The request to take back a move, as everyone may see it, while it holds (asked at the
     match's current version; any move lapses it): who asked, who accepted, who is still to
     answer, and who declined (then it is over until the next move). None when there is none."""
-    request = match.takeback
-    if not request or request.get("version") != match.version or match.status != Match.Status.ACTIVE:
+    return public_takeback(match.takeback, match.version, match.status)
+
+
+def public_takeback(request: dict | None, version: int, status: str) -> dict | None:
+    """``takeback_json`` from the match row's columns alone."""
+    if not request or request.get("version") != version or status != Match.Status.ACTIVE:
         return None
     return {
         "seat": request["seat"],

@@ -57,10 +57,7 @@ def _version(version) -> int:
 
 def _pending(match: Match) -> dict | None:
     """The request stored on the match if it still holds (asked at this version)."""
-    request = match.takeback
-    if not request or request.get("version") != match.version or match.status != Match.Status.ACTIVE:
-        return None
-    return request
+    return match.takeback if takeback_json(match) is not None else None
 
 
 def _first_taken_back(match: Match, seat: int) -> int:
