@@ -76,6 +76,7 @@ def test_one_asks_to_take_back_a_move_and_the_other_accepts_then_declines(asgi_s
     mover.get_by_text("You asked to take back your last move").wait_for(timeout=TIMEOUT)
     other.get_by_text("asks to take back their last move").wait_for(timeout=TIMEOUT)
     screenshot(other, "takeback-asked")
+    screenshot(mover, "takeback-asking")
     other.get_by_role("button", name="Accept").click()
 
     for page in pages:
