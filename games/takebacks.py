@@ -147,8 +147,10 @@ def takeback_answer(*, match_id: int, user, accept, version) -> TakebackResult:
         match, seats = services._lock_with_seats(match_id)
         seat = services._acting_seat(match, seats, user, None)
         request = _pending(match)
-        if request is None or request.get("declined_by") is not None:
-            if match.takeback and not request:
+        if request is not None and request.get("declined_by") is not None:
+            raise MatchError("This request was declined already: the move stands.", "no_request")
+        if request is None:
+            if match.takeback:
                 raise MatchError("Somebody has moved since: the request has lapsed.", "no_request")
             raise MatchError("Nobody is asking to take a move back.", "no_request")
         if version != match.version:
