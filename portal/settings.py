@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "games",
     "rankings",
     "forums",
+    "tournaments",
     "portal",
 ]
 
@@ -188,6 +189,7 @@ CELERY_TASK_TIME_LIMIT = 60
 CELERY_BEAT_SCHEDULE = {
     "enforce-clocks": {"task": "games.tasks.enforce_clocks", "schedule": 5.0},
     "expire-open-matches": {"task": "games.tasks.expire_open_matches", "schedule": 300.0},
+    "run-tournaments": {"task": "tournaments.tasks.run_tournaments", "schedule": 10.0},
 }
 
 # --- Accounts ----------------------------------------------------------------------------

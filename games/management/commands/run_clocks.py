@@ -3,6 +3,7 @@ import time
 from django.core.management.base import BaseCommand
 
 from games.tasks import enforce_clocks, expire_open_matches
+from tournaments.tasks import run_tournaments
 
 # Open matches expire after hours: looking once a minute is plenty.
 EXPIRY_EVERY = 60.0
@@ -11,7 +12,8 @@ EXPIRY_EVERY = 60.0
 class Command(BaseCommand):
     help = (
         "Forfeit seats whose time ran out, every few seconds, and call off open matches left "
-        "waiting too long (Celery beat does both when Redis is set)."
+        "waiting too long, and start and advance tournaments (Celery beat does all three when "
+        "Redis is set)."
     )
 
     def add_arguments(self, parser):
@@ -24,6 +26,9 @@ class Command(BaseCommand):
             expired = enforce_clocks()
             if expired:
                 self.stdout.write(f"{expired} seat(s) ran out of time")
+            started, advanced = run_tournaments()
+            if started or advanced:
+                self.stdout.write(f"{started} tournament(s) started, {advanced} advanced to their next round")
             if time.monotonic() >= next_expiry:
                 closed = expire_open_matches()
                 if closed:
