@@ -274,6 +274,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Tournaments have a status and a clock of their own, beside the matches'.
+    "ENUM_NAME_OVERRIDES": {
+        "StatusEnum": "games.models.Match.Status",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "TournamentSpeedEnum": "tournaments.models.Tournament.Speed",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "portal.api_errors.document_common_errors",

@@ -75,15 +75,21 @@ def rounds_of(tournament: Tournament) -> list[Round]:
     )
 
 
+PLAYER_RESULTS = 20
+
+
 def player_results(user) -> list[Entrant]:
     """A player's places in finished public tournaments, latest first."""
     return list(
         Entrant.objects.filter(user=user, tournament__status=Tournament.Status.FINISHED, tournament__invite_only=False)
         .select_related("tournament")
         .annotate(field_size=Count("tournament__entrants"))
-        .order_by("-tournament__finished_at")[:20]
+        .order_by("-tournament__finished_at")[:PLAYER_RESULTS]
     )
 
 
 def player_wins(user) -> int:
-    return Tournament.objects.filter(winner=user, invite_only=False, status=Tournament.Status.FINISHED).count()
+    """Finished public tournaments the player ended in first place."""
+    return Entrant.objects.filter(
+        user=user, final_rank=1, tournament__status=Tournament.Status.FINISHED, tournament__invite_only=False
+    ).count()

@@ -39,4 +39,8 @@ def game_tournaments(context, slug):
 @register.inclusion_tag("tournaments/_player_section.html")
 def player_tournaments(profile):
     results = selectors.player_results(profile)
-    return {"results": results, "wins": selectors.player_wins(profile) if results else 0}
+    if len(results) < selectors.PLAYER_RESULTS:  # every tournament the player finished is here
+        wins = sum(1 for entry in results if entry.final_rank == 1)
+    else:
+        wins = selectors.player_wins(profile)
+    return {"results": results, "wins": wins}
