@@ -172,7 +172,7 @@ class TournamentPagination(StrictPageNumberPagination):
         OpenApiParameter("status", str, enum=list(LIST_STATUSES), description="Which list; upcoming by default."),
         OpenApiParameter("game", str, description="Only this game's tournaments."),
     ],
-    responses={200: TournamentSummarySerializer(many=True), 400: ErrorSerializer},
+    responses={200: TournamentSummarySerializer(many=True), 400: ErrorSerializer, 404: ErrorSerializer},
 )
 class TournamentList(generics.ListAPIView):
     serializer_class = TournamentSummarySerializer
