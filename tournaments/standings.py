@@ -24,7 +24,7 @@ Tie-breaks (``TIE_BREAKS``), in order, after points:
 
 Unplayed meetings: a bye, and any meeting in which one side lost by forfeit (time-out, no-show,
 withdrawal), counts for both tie-breaks as a meeting with a virtual opponent whose points are
-the player's own final points (FIDE's 2023 tie-break rules do the same), so nobody's tie-break
+the player's own final points (FIDE's 2023 tie-break rules, simplified), so nobody's tie-break
 gains or loses from an opponent who did not play. The result against that opponent is still the
 one scored (the bye's points, or the places at the table).
 
