@@ -93,6 +93,12 @@ def tournament_new(request):
 @login_required
 def tournament_edit(request, tournament_id):
     tournament, _ = _tournament_or_404(request, tournament_id)
+    if request.user.pk != tournament.creator_id and not request.user.is_staff:
+        messages.error(request, "Only the creator of the tournament can edit it.")
+        return redirect(tournament)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        messages.error(request, "A tournament is edited only before it starts.")
+        return redirect(tournament)
     form = TournamentForm(request.POST or None, initial=TournamentForm.initial_from(tournament))
     if request.method == "POST" and form.is_valid():
         try:

@@ -82,8 +82,12 @@ def test_the_form_says_what_is_wrong_and_creates_nothing(client, alice, override
     assert not Tournament.objects.exists()
 
 
-def test_the_creator_edits_before_the_start(client, alice):
+def test_the_creator_edits_before_the_start(client, alice, bob):
     tournament = announce(alice)
+    client.force_login(bob)
+    refused = client.post(f"/tournaments/{tournament.pk}/edit/", form_data(name="Hijacked"), follow=True)
+    assert "Only the creator of the tournament can edit it." in refused.content.decode()
+    assert fresh(tournament).name == "Autumn cup"
     client.force_login(alice)
     assert 'value="Autumn cup"' in client.get(f"/tournaments/{tournament.pk}/edit/").content.decode()
     response = client.post(f"/tournaments/{tournament.pk}/edit/", form_data(name="Spring cup"))
