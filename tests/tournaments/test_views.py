@@ -228,3 +228,60 @@ def test_the_player_page_shows_the_places_in_tournaments(client, alice, make_use
     assert "1 tournament won." in winner_page and "<strong>Winner</strong> of 2 in" in winner_page
     loser = ben if first == ann else ann
     assert "Place 2 of 2 in" in client.get(f"/players/{loser.username}/").content.decode()
+
+
+# -- the socket ------------------------------------------------------------------------
+
+
+def test_the_socket_tells_anyone_watching_when_a_table_finishes_and_refuses_bad_frames(alice, make_user, monkeypatch):
+    import asyncio
+    import json
+
+    from asgiref.sync import sync_to_async
+    from channels import auth
+    from channels.testing import WebsocketCommunicator
+    from django.contrib.auth.models import AnonymousUser
+
+    from games import services as game_services
+    from portal.asgi import application
+
+    from .helpers import seated_users
+
+    async def anonymous(self, scope):
+        scope["user"]._wrapped = AnonymousUser()
+
+    monkeypatch.setattr(auth.AuthMiddleware, "resolve_scope", anonymous)
+    tournament = announce(alice)
+    secret = announce(alice, invite_only=True)
+    for name in ("ann", "ben"):
+        services.tournament_join(tournament_id=tournament.pk, user=make_user(name))
+    services.tournament_start(tournament_id=tournament.pk, user=alice)
+    (table,) = tables_of(tournament)
+    headers = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
+
+    async def watch():
+        refused = WebsocketCommunicator(application, f"/ws/tournaments/{secret.pk}/", headers=headers)
+        connected, code = await refused.connect(timeout=10)
+        assert not connected and code == 4403
+        invited = WebsocketCommunicator(
+            application, f"/ws/tournaments/{secret.pk}/?token={secret.invite_token}", headers=headers
+        )
+        assert (await invited.connect(timeout=10))[0]
+        await invited.disconnect()
+
+        ws = WebsocketCommunicator(application, f"/ws/tournaments/{tournament.pk}/", headers=headers)
+        assert (await ws.connect(timeout=10))[0]
+        await ws.send_to(text_data="[" * 50)
+        error = json.loads(await ws.receive_from(timeout=10))
+        assert error == {"type": "error", "code": "bad_request", "message": "JSON may nest at most 20 levels deep."}
+        await ws.send_to(text_data=json.dumps({"type": "act"}))
+        assert json.loads(await ws.receive_from(timeout=10))["code"] == "bad_request"
+        await ws.send_to(text_data=json.dumps({"type": "ping"}))
+        assert json.loads(await ws.receive_from(timeout=10)) == {"type": "pong"}
+        loser = seated_users(table)[1]
+        await sync_to_async(game_services.match_resign)(match_id=table.match_id, user=loser)
+        assert json.loads(await ws.receive_from(timeout=10)) == {"type": "changed"}
+        await ws.disconnect()
+
+    asyncio.run(watch())
+    assert fresh(tournament).status == Tournament.Status.FINISHED  # one table, one round
