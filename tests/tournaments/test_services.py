@@ -318,3 +318,15 @@ def test_a_player_with_many_open_matches_is_still_seated(alice, four, settings):
     tournament = entered(announce(alice), four)
     services.tournament_start(tournament_id=tournament.pk, user=alice)
     assert sum(four[0] in seated_users(t) for t in tables_of(tournament)) == 1
+
+
+def test_the_clock_loop_starts_a_tournament_when_its_time_comes(alice, four):
+    from django.core.management import call_command
+
+    tournament = entered(announce(alice), four[:2])
+    call_command("run_clocks", "--once")
+    assert fresh(tournament).status == Tournament.Status.REGISTRATION  # not yet
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    call_command("run_clocks", "--once")
+    assert fresh(tournament).status == Tournament.Status.RUNNING
+    assert len(tables_of(tournament)) == 1
