@@ -21,14 +21,14 @@ def tournament_group(tournament_id: int) -> str:
 def notify(tournament_id: int) -> None:
     """Tell the tournament's open pages that it changed (after commit). A channel layer that
     cannot be reached is logged, never raised into the change: pages catch up on reconnect."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
     from games.bot_runner import send_on_server_loop
 
     message = {"type": TOURNAMENT_CHANGED}
     group = tournament_group(tournament_id)
     try:
+        layer = get_channel_layer()
+        if layer is None:
+            return
         if not send_on_server_loop(layer.group_send, group, message):
             async_to_sync(layer.group_send)(group, message)
     except Exception:
