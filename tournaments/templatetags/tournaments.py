@@ -32,7 +32,7 @@ def _game_section(slug: str):
 @register.simple_tag(takes_context=True)
 def game_tournaments(context, slug):
     """The game's tournaments, kept in the page cache until a tournament changes."""
-    section = page_cache.cached(f"tournaments:{slug}", [CACHE_AREA], {"section": lambda: _game_section(slug)})
+    section = page_cache.cached(f"tournaments:{slug}", [CACHE_AREA, "people"], {"section": lambda: _game_section(slug)})
     return section["section"].fill(context)
 
 
