@@ -6,6 +6,7 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.models import Match
+from tests.conftest import drain_worker
 from tournaments import services
 from tournaments.models import Table, Tournament
 
@@ -44,11 +45,18 @@ def seated_users(table) -> list:
     return [seat.entrant.user for seat in table.seats.all()]
 
 
+def resign(table, user) -> None:
+    """``user`` resigns their table's match, and whatever follows (the round's advance, in a
+    Celery worker on Redis) is done."""
+    game_services.match_resign(match_id=table.match_id, user=user)
+    drain_worker()
+
+
 def let_seat_win(table, winner_index: int = 0) -> None:
     """End a two-player table: every other seat's player resigns."""
     for index, user in enumerate(seated_users(table)):
         if index != winner_index:
-            game_services.match_resign(match_id=table.match_id, user=user)
+            resign(table, user)
 
 
 def play_round(tournament, winner_by_table=None) -> None:

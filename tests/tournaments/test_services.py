@@ -9,10 +9,11 @@ from django.utils import timezone
 from forums.models import Topic
 from games import services as game_services
 from games.models import Match
+from tests.conftest import drain_worker
 from tournaments import pairing, services
 from tournaments.models import Bye, Entrant, Round, Table, Tournament
 
-from .helpers import announce, fresh, play_round, seated_users, tables_of
+from .helpers import announce, fresh, play_round, resign, seated_users, tables_of
 
 # Rounds advance after commit (the match_finished signal): real transactions.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -209,9 +210,9 @@ def test_a_round_advances_when_its_last_match_ends(alice, four):
     services.tournament_start(tournament_id=tournament.pk, user=alice)
     first, second = tables_of(tournament)
     loser = seated_users(first)[1]
-    game_services.match_resign(match_id=first.match_id, user=loser)
+    resign(first, loser)
     assert fresh(tournament).current_round == 1  # the other table is still playing
-    game_services.match_resign(match_id=second.match_id, user=seated_users(second)[1])
+    resign(second, seated_users(second)[1])
     assert fresh(tournament).current_round == 2
     assert len(tables_of(tournament)) == 2
 
@@ -232,7 +233,7 @@ def test_the_sweep_advances_a_round_whose_match_was_aborted(alice, four):
     tournament = entered(announce(alice), four)
     services.tournament_start(tournament_id=tournament.pk, user=alice)
     first, second = tables_of(tournament)
-    game_services.match_resign(match_id=second.match_id, user=seated_users(second)[1])
+    resign(second, seated_users(second)[1])
     # Seat 0 calls its match off before any move: no match_finished is sent for that.
     game_services.match_abort(match_id=first.match_id, user=seated_users(first)[0])
     assert fresh(tournament).current_round == 1
@@ -284,6 +285,7 @@ def test_a_withdrawn_player_resigns_is_not_paired_again_and_stays_in_the_standin
     ann = four[0]
     table = next(t for t in tables_of(tournament) if ann in seated_users(t))
     services.tournament_withdraw(tournament_id=tournament.pk, user=ann)
+    drain_worker()
     match = Match.objects.get(pk=table.match_id)
     assert match.status == Match.Status.FINISHED
     assert match.seats.get(user=ann).resigned

@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Match
+from tests.conftest import drain_worker
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -284,4 +285,5 @@ def test_the_socket_tells_anyone_watching_when_a_table_finishes_and_refuses_bad_
         await ws.disconnect()
 
     asyncio.run(watch())
+    drain_worker()
     assert fresh(tournament).status == Tournament.Status.FINISHED  # one table, one round
