@@ -10,11 +10,11 @@ Formats (``FORMATS``):
   exactly once; seat 0, which moves first, balanced to within one game per player). Tables of
   3-6: every pair meets at least once, in as few rounds as the search finds, seats rotated.
 - ``swiss``: one round at a time from the standings so far. Two players a table: top down
-  through the ranking, each with the partner nearest in points, then owed the other seat,
-  then half the score group below, kept only while the rest can still be paired without a
-  repeat (checked exactly by a maximum matching, Edmonds' blossom algorithm). Tables of 3-6:
-  tables filled in order of score then rating, then players swapped between tables to avoid
-  repeat meetings.
+  through the ranking, each with the partner nearest in points (never two both owed the same
+  seat twice over while avoidable), then owed the other seat, then half the score group
+  below, each choice kept only while the rest can still be paired without a repeat (checked
+  exactly by a maximum matching, Edmonds' blossom algorithm). Tables of 3-6: tables filled in
+  order of score then rating, then players swapped between tables to avoid repeat meetings.
 
 Byes go to fields that do not divide by the table size: to the lowest-ranked among those who
 have had the fewest byes, so nobody gets a second bye while someone active has had none.
@@ -359,6 +359,11 @@ def _seat_due(e: Entrant) -> int:
     return e.seat_count(0) - e.seat_count(1)
 
 
+# Moving first this many times more (or less) than second would follow from pairing two who
+# are both that far along the same way: avoided even at the cost of leaving the score group.
+_SEAT_LIMIT = 2
+
+
 def _seat_conflict(a: Entrant, b: Entrant) -> int:
     """How unbalanced one of them must end up if both are owed the same seat, else 0."""
     da, db = _seat_due(a), _seat_due(b)
@@ -382,7 +387,10 @@ def _swiss_two(ranked: list[Entrant], round_number: int) -> Round:
     2. no repeat opponent while a pairing without one exists (checked exactly, by maximum
        matching in the graph of pairs not yet played);
     3. among those with the fewest byes, the lowest-ranked who leaves such a pairing gets the bye;
-    4. top down through the ranking, each player meets the opponent nearest in points (a score
+    4. nobody moves first (or second) three times more than the other way round while the
+       field can be paired without it (two players both owed the same seat twice over do not
+       meet; checked the same exact way);
+    5. top down through the ranking, each player meets the opponent nearest in points (a score
        group pairs inside itself, its odd one out floats down to the next), then the one owed
        the other seat, then the one half the score group below (the top half meets the bottom
        half, 1-5, 2-6, 3-7, 4-8 in a group of eight), then the highest-ranked.
@@ -395,24 +403,46 @@ def _swiss_two(ranked: list[Entrant], round_number: int) -> Round:
         bye = _bye_leaving_perfect_pairing(ranked, eligible) or eligible[0]
         byes = [bye]
         players = [e for e in ranked if e.id != bye.id]
-    # Greedy first: when it pairs everyone without a repeat, its choices are exactly those of
-    # the guided search below (each choice left a perfect pairing: the greedy one).
-    pairs = _pair_top_down(players, None)
-    if pairs is None:
-        matcher = _Matcher(players)
+    pairs = _pair_if_possible(players, _new_and_seats_balanced) or _pair_if_possible(players, _new)
+    if pairs is None:  # repeats cannot be avoided: make the fewest
+        matcher = _Matcher(players, _new)
         matcher.maximise()
-        forced = _pair_top_down([e for e in players if matcher.mate[matcher.index[e.id]] == -1], None, repeats=True)
+        left_out = [e for e in players if matcher.mate[matcher.index[e.id]] == -1]
+        forced = _pair_top_down(left_out, None, lambda a, b: True)
         for a, b in forced:
             matcher.remove(a)
             matcher.remove(b)
         rest = [e for e in players if matcher.alive[matcher.index[e.id]]]
-        pairs = forced + _pair_top_down(rest, matcher.pair_keeps_perfect)
+        pairs = forced + _pair_top_down(rest, matcher, _new)
     tables = tuple(_seat_pair(a, b, round_number) for a, b in pairs)
     return Round(tables=tables, byes=tuple(e.id for e in byes))
 
 
+def _new(a: Entrant, b: Entrant) -> bool:
+    return b.id not in a.opponents
+
+
+def _new_and_seats_balanced(a: Entrant, b: Entrant) -> bool:
+    return b.id not in a.opponents and _seat_conflict(a, b) < _SEAT_LIMIT
+
+
+def _pair_if_possible(players, allowed) -> list[tuple[Entrant, Entrant]] | None:
+    """Everyone paired by ``allowed`` pairs only, or None when no such pairing exists.
+
+    Greedy first: when it gets through, its choices are exactly those of the matching-guided
+    pass (each choice left a perfect pairing: the greedy one), which only runs when it fails.
+    """
+    pairs = _pair_top_down(players, None, allowed)
+    if pairs is not None:
+        return pairs
+    matcher = _Matcher(players, allowed)
+    if matcher.maximise() < len(players) // 2:
+        return None
+    return _pair_top_down(players, matcher, allowed)
+
+
 def _bye_leaving_perfect_pairing(ranked: list[Entrant], candidates: list[Entrant]) -> Entrant | None:
-    matcher = _Matcher(ranked)
+    matcher = _Matcher(ranked, _new)
     if matcher.maximise() < len(ranked) // 2:
         return None
     for candidate in candidates:
@@ -421,13 +451,15 @@ def _bye_leaving_perfect_pairing(ranked: list[Entrant], candidates: list[Entrant
     return None
 
 
-def _pair_top_down(players, keeps_perfect, repeats=False):
+_GUIDED_TRIES = 12
+
+
+def _pair_top_down(players, matcher, allowed):
     """Pair the highest-ranked left with the partner it prefers (see ``_swiss_two``).
 
-    ``keeps_perfect(a, b)``, when given, says whether pairing a with b still lets everyone else
-    be paired without a repeat (and commits to it); without it the first allowed partner is
-    taken and None is returned if someone is left with only opponents met before. With
-    ``repeats`` anyone may meet anyone again.
+    Only pairs ``allowed`` accepts are made. With a ``matcher`` (holding a perfect matching of
+    ``players``), a partner is taken only if everyone else can still be paired; without it the
+    first allowed partner is taken, and None is returned if someone is left with none.
     """
     left = list(players)
     pairs = []
@@ -440,19 +472,24 @@ def _pair_top_down(players, keeps_perfect, repeats=False):
         def preference(other: Entrant, first=first, group_index=group_index, ideal=ideal) -> tuple:
             in_group = other.id in group_index
             return (
+                _seat_conflict(first, other) >= _SEAT_LIMIT,
                 abs(_score(first) - _score(other)),
                 _seat_conflict(first, other),
                 abs(group_index[other.id] - ideal) if in_group else 0,
             )
 
-        candidates = sorted(
-            (e for e in rest if repeats or e.id not in first.opponents),
-            key=preference,  # stable: equal preference keeps ranking order
-        )
+        # sorted is stable: equal preference keeps ranking order
+        candidates = sorted((e for e in rest if allowed(first, e)), key=preference)
         partner = None
-        for other in candidates:
-            if keeps_perfect is None or keeps_perfect(first, other):
+        for tries, other in enumerate(candidates):
+            if matcher is None or matcher.pair_keeps_perfect(first, other):
                 partner = other
+                break
+            if tries + 1 >= _GUIDED_TRIES:
+                # The matching's own partner for ``first`` always works: taking it bounds the
+                # search in fields so tight that preferred partners keep failing.
+                partner = matcher.players[matcher.mate[matcher.index[first.id]]]
+                matcher.pair_keeps_perfect(first, partner)
                 break
         if partner is None:
             return None
@@ -462,19 +499,19 @@ def _pair_top_down(players, keeps_perfect, repeats=False):
 
 
 class _Matcher:
-    """A maximum matching in the graph whose edges are the pairs that have not met yet.
+    """A maximum matching in the graph whose edges are the pairs ``allowed`` accepts.
 
     Edmonds' blossom algorithm: grow alternating trees from an unmatched player, shrink odd
     cycles (blossoms) to their base, stop at another unmatched player and flip the path.
     ``mate`` is kept perfect on the players still ``alive`` once ``maximise`` found it so.
     """
 
-    def __init__(self, players: Sequence[Entrant]):
+    def __init__(self, players: Sequence[Entrant], allowed):
         self.players = list(players)
         self.index = {e.id: i for i, e in enumerate(self.players)}
         n = len(self.players)
         self.adj = [
-            [j for j, other in enumerate(self.players) if j != i and other.id not in e.opponents]
+            [j for j, other in enumerate(self.players) if j != i and allowed(e, other)]
             for i, e in enumerate(self.players)
         ]
         self.mate = [-1] * n
