@@ -18,15 +18,19 @@ only from the round it was asked about, with a guarded UPDATE of ``current_round
 from __future__ import annotations
 
 import logging
+import secrets
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from forums import services as forum_services
+from forums.models import GENERAL_SLUG, Forum, Topic
 from games import services as game_services
 from games.bots import bot_names
 from games.engines import get_game
@@ -189,11 +193,6 @@ def tournament_create(*, user, **choices) -> Tournament:
 
 
 def _open_topic(tournament: Tournament):
-    from django.core.exceptions import PermissionDenied
-
-    from forums import services as forum_services
-    from forums.models import GENERAL_SLUG, Forum, Topic
-
     forum = Forum.objects.filter(game=tournament.game).first() or Forum.objects.filter(slug=GENERAL_SLUG).first()
     if forum is None:
         return None
@@ -254,8 +253,6 @@ def tournament_edit(*, tournament_id, user, **choices) -> Tournament:
 def can_view(tournament: Tournament, user, token: str | None = None) -> bool:
     """An invitation-only tournament is seen by its entrants, its creator and whoever has the
     invite link; any other is public."""
-    import secrets
-
     if not tournament.invite_only:
         return True
     if token and secrets.compare_digest(str(token), tournament.invite_token):
