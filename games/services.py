@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from portal.rate_limits import Rate, SlidingWindow
 
-from . import live_path, state_cache
+from . import live_path, selectors, state_cache
 from .bots import get_bot
 from .engines import CHANCE, TERMINAL, IllegalAction, get_game
 from .engines.base import places_from_keys
@@ -597,6 +597,8 @@ def match_abort(*, match_id: int, user) -> Match:
             raise MatchError(f"Only the creator of the match can abort it: {instead}.", "forbidden")
         if match.moves.filter(seat__isnull=False).exists():
             raise MatchError("A move has been made: the match can no longer be aborted.")
+        if selectors.in_tournament(match):
+            raise MatchError("A tournament match cannot be aborted: resign instead.", "forbidden")
         _open_matches_changed(match.pk)  # an open match leaves the lobby, a live one the watch lists
         match.status = Match.Status.ABORTED
         match.end_reason = "aborted"

@@ -229,19 +229,19 @@ def test_the_advance_happens_once_however_often_it_is_asked(alice, four):
     assert Table.objects.filter(round__tournament=tournament).count() == 4
 
 
-def test_the_sweep_advances_a_round_whose_match_was_aborted(alice, four):
+def test_a_tournament_match_cannot_be_called_off_by_its_first_player(alice, four, client):
     tournament = entered(announce(alice), four)
     services.tournament_start(tournament_id=tournament.pk, user=alice)
-    first, second = tables_of(tournament)
-    resign(second, seated_users(second)[1])
-    # Seat 0 calls its match off before any move: no match_finished is sent for that.
-    game_services.match_abort(match_id=first.match_id, user=seated_users(first)[0])
-    assert fresh(tournament).current_round == 1
-    assert services.advance_finished_rounds() == 1
-    assert fresh(tournament).current_round == 2
-    rows = {row.entrant: row for row in services.tournament_standings(fresh(tournament))}
-    aborter, other = (s.entrant_id for s in first.seats.all())
-    assert rows[aborter].points == 0 and rows[other].points == 1
+    first, _ = tables_of(tournament)
+    opener = seated_users(first)[0]
+    with pytest.raises(game_services.MatchError, match="tournament match cannot be aborted: resign instead"):
+        game_services.match_abort(match_id=first.match_id, user=opener)
+    assert Match.objects.get(pk=first.match_id).status == Match.Status.ACTIVE
+    # The match page offers Resign, never Abort.
+    client.force_login(opener)
+    page = client.get(f"/matches/{first.match_id}/").content.decode()
+    assert 'id="abort-form"' not in page
+    assert "Resign" in page
 
 
 def test_a_whole_round_robin_ends_with_its_winner_and_everyones_place(alice, four):
