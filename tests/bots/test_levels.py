@@ -108,3 +108,26 @@ def test_the_guided_playout_rolls_on_while_a_bust_is_unlikely_and_stops_when_it_
 
 def test_games_without_a_guided_policy_play_uniform_playouts():
     assert playout_policy(get_game("game-of-god").new_state(2)) is None
+
+
+def test_on_a_machine_too_slow_for_its_budget_hard_still_answers_within_two_seconds(monkeypatch):
+    import time
+
+    from games.engines.chit_territory import ChitTerritoryState as Chit
+
+    state = Chit.from_position(
+        3, board={"e5": ("castle", 1)}, reserves=[{"temple": 1, "farm": 1}, {}, {}], player=0, step="build"
+    )
+    slow_apply = Chit.apply
+
+    def apply(self, action):  # every move of the search a millisecond slower
+        time.sleep(0.001)
+        slow_apply(self, action)
+
+    monkeypatch.setattr(Chit, "apply", apply)
+    hard = get_bot("mcts-hard")
+    started = time.perf_counter()
+    action = hard.choose(state, 0, random.Random(1))
+    assert time.perf_counter() - started < 2.0 + 0.5  # the cap, and a generous margin for the last pass
+    assert action in state.legal_actions()
+    assert hard.last_iterations < hard.plan(state).iterations  # the clock, not the cap, stopped it
