@@ -1,6 +1,9 @@
 // The live match page: keeps a socket to the server, draws the seat's view with the game's
 // renderer (static/games/<slug>.js), lists every legal action as a button, and steps
-// through a replay once the match is over.
+// through a replay once the match is over. The board, the score and the action buttons are
+// drawn by board-view.js, which the lessons share.
+
+import * as boardView from "./board-view.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -37,12 +40,7 @@ let clockTimer = null;
 let clockExpiredAsked = false;
 let clockWarned = false;
 
-function text(tag, content, cls) {
-  const el = document.createElement(tag);
-  if (content !== undefined && content !== null) el.textContent = content;
-  if (cls) el.className = cls;
-  return el;
-}
+const { text, plural } = boardView;
 
 function showBanner(message) {
   els.banner.textContent = message;
@@ -64,11 +62,6 @@ function seatName(index) {
 // called by its name: "Greedy (red) plays first".
 function moveWords(label) {
   return String(label).replace(/\bSeat (\d+)\b/g, (whole, n) => (payload.seat_names || [])[n - 1] || whole);
-}
-
-// "1 point", "2 points".
-function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many || `${one}s`}`;
 }
 
 function act(action) {
@@ -164,56 +157,11 @@ function tickClock() {
 }
 
 function renderScore(view) {
-  els.score.replaceChildren();
-  const table = text("table", null, "table score-table");
-  const breakdown = view.score_breakdown || [];
-  const body = document.createElement("tbody");
-  (view.scores || []).forEach((score, i) => {
-    const row = document.createElement("tr");
-    const th = text("th", null, "name-cell");
-    th.scope = "row";
-    th.append(text("span", seatName(i), "name"));
-    th.title = seatName(i);
-    row.append(th, text("td", String(score), "num"));
-    row.append(breakdownCell(breakdown[i] || []));
-    body.append(row);
-  });
-  table.append(body);
-  els.score.append(table);
-}
-
-// A seat's score breakdown, folded: the line items in a small table behind "how".
-function breakdownCell(parts) {
-  const td = text("td", null, "breakdown");
-  if (!parts.length) return td;
-  const details = document.createElement("details");
-  details.append(text("summary", plural(parts.length, "item")));
-  const table = text("table", null, "breakdown-table");
-  for (const [label, pts] of parts) {
-    const tr = document.createElement("tr");
-    tr.append(text("td", label), text("td", String(pts), "num"));
-    table.append(tr);
-  }
-  details.append(table);
-  td.append(details);
-  return td;
+  boardView.renderScore(els.score, view, seatName);
 }
 
 function renderActions() {
-  els.actions.replaceChildren();
-  const legal = payload.legal_actions || [];
-  if (!legal.length) return;
-  const list = text("ul", null, "action-list");
-  for (const { action, label } of legal) {
-    const li = document.createElement("li");
-    const b = text("button", label, "button action");
-    b.type = "button";
-    b.dataset.action = action;
-    b.addEventListener("click", () => act(action));
-    li.append(b);
-    list.append(li);
-  }
-  els.actions.append(list);
+  boardView.renderActions(els.actions, payload.legal_actions || [], act);
 }
 
 function renderResult() {
@@ -271,28 +219,14 @@ function tieNote(seat, ranked, k, tieBreaks) {
   return `(ahead of ${seatName(next.index)} on the tie-break: ${tieBreaks.labels[i]}, ${mine[i]} to ${theirs[i]})`;
 }
 
-async function loadRenderer() {
-  try {
-    const module = await import(root.dataset.renderer);
-    renderer = module.default || module;
-  } catch (err) {
-    renderer = null;
-  }
-}
-
 function drawBoard(view, interactive) {
-  els.board.replaceChildren();
-  if (renderer && renderer.render) {
-    renderer.render(els.board, view, {
-      seat: payload.seat,
-      seats: payload.seats,
-      seatNames: payload.seat_names || [],
-      legal: interactive ? payload.legal_actions || [] : [],
-      act: interactive ? act : () => {},
-    });
-  } else {
-    els.board.append(text("pre", JSON.stringify(view, null, 1), "raw-view"));
-  }
+  boardView.drawBoard(els.board, renderer, view, {
+    seat: payload.seat,
+    seats: payload.seats,
+    seatNames: payload.seat_names || [],
+    legal: interactive ? payload.legal_actions || [] : [],
+    act: interactive ? act : () => {},
+  });
 }
 
 function render() {
@@ -552,7 +486,7 @@ setInterval(() => {
 }, SYNC_EVERY_MS);
 window.matchClient = { act, get payload() { return payload; }, get socket() { return socket; } };
 
-await loadRenderer();
+renderer = await boardView.loadRenderer(root.dataset.renderer);
 if (payload.chat) renderChat(payload.chat);
 render();
 loadMoves();
