@@ -27,11 +27,11 @@ _MCTS_DESCRIPTION = (
 # Hard stays well under two seconds of one core a move. Hard's time cap is only a safety net.
 LEVEL_ITERATIONS = {
     "mcts-easy": {
-        "gp02a": 150,
+        "gp02a": 30,
         "dice-territory": 150,
         "territories": 60,
         "chit-territory": 150,
-        "game-of-god": 150,
+        "game-of-god": 15,
     },
     "mcts-medium": {
         "gp02a": 1500,
