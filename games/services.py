@@ -78,7 +78,11 @@ def match_create(
     speed: str = Match.Speed.LIVE,
     seconds_per_move: int | None = None,
     days_per_move: int | None = None,
+    waits_for_players: bool = True,
 ) -> Match:
+    """Open a match with ``user`` in seat 0. ``waits_for_players=False`` is for a caller that
+    fills every seat in the same transaction (a tournament's table): such a match never waits
+    in the lobby, so it does not count against its creator's open matches."""
     if not user.is_authenticated:
         raise MatchError("Log in to create a match.", "forbidden")
     try:
@@ -109,7 +113,8 @@ def match_create(
     else:
         raise MatchError("Speed must be untimed, live or correspondence.")
     with transaction.atomic():
-        _check_open_matches_of(user)
+        if waits_for_players:
+            _check_open_matches_of(user)
         match = Match.objects.create(
             game=engine.slug,
             num_players=num_players,
@@ -767,7 +772,11 @@ def _publish_update(match: Match, seats: list[Seat] | None, state, new_moves: li
     # outcomes unmasked) that lead from the previous version to this one.
     actions = [action for _, _, action in new_moves or ()]
     catch_up = {"from_version": match.version - 1, "from_moves": len(state.history) - len(actions), "actions": actions}
-    everyone = {"type": MATCH_UPDATED, **payloads, "catch_up": catch_up}
+    if getattr(match, "_rewound", False):
+        catch_up = None  # moves were taken back (games.takebacks): no appending catches up
+    # Who is to move, for the sockets that only count whose turn it is (notifications' /ws/me/).
+    turn = match.to_move if match.status == Match.Status.ACTIVE else None
+    everyone = {"type": MATCH_UPDATED, **payloads, "catch_up": catch_up, "match_id": match.pk, "to_move": turn}
     spectators = {**everyone, "seats": []}
     _group_send(match.pk, everyone, spectators)
 

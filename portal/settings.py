@@ -69,6 +69,8 @@ INSTALLED_APPS = [
     "games",
     "rankings",
     "forums",
+    "tournaments",
+    "notifications",
     "portal",
 ]
 
@@ -188,6 +190,8 @@ CELERY_TASK_TIME_LIMIT = 60
 CELERY_BEAT_SCHEDULE = {
     "enforce-clocks": {"task": "games.tasks.enforce_clocks", "schedule": 5.0},
     "expire-open-matches": {"task": "games.tasks.expire_open_matches", "schedule": 300.0},
+    "run-tournaments": {"task": "tournaments.tasks.run_tournaments", "schedule": 10.0},
+    "sweep-your-turn": {"task": "notifications.tasks.sweep_your_turn", "schedule": 60.0},
 }
 
 # --- Accounts ----------------------------------------------------------------------------
@@ -272,6 +276,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Tournaments have a status and a clock of their own, beside the matches'.
+    "ENUM_NAME_OVERRIDES": {
+        "StatusEnum": "games.models.Match.Status",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "TournamentSpeedEnum": "tournaments.models.Tournament.Speed",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "portal.api_errors.document_common_errors",
@@ -403,3 +413,8 @@ CORRESPONDENCE_DAYS_DEFAULT = 3
 # called off (its players told) once nothing has happened to it for this many hours.
 MAX_OPEN_MATCHES_PER_PERSON = env.int("MAX_OPEN_MATCHES_PER_PERSON", default=5)
 OPEN_MATCH_EXPIRY_HOURS = env.float("OPEN_MATCH_EXPIRY_HOURS", default=24)
+# Your-turn e-mail of correspondence matches (notifications): sent only to people away from the
+# site this long, at most once per match in this many hours; links in it start with SITE_URL.
+NOTIFY_AWAY_MINUTES = env.int("NOTIFY_AWAY_MINUTES", default=10)
+TURN_MAIL_EVERY_HOURS = env.int("TURN_MAIL_EVERY_HOURS", default=6)
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")

@@ -4,6 +4,7 @@
 // drawn by board-view.js, which the lessons share.
 
 import * as boardView from "./board-view.js";
+import { showYourTurn } from "./your-turn.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -27,6 +28,9 @@ const els = {
   turnWho: document.getElementById("turn-who"),
   turnClock: document.getElementById("turn-clock"),
   clockWarning: document.getElementById("clock-warning"),
+  takeback: document.getElementById("takeback"),
+  takebackStatus: document.getElementById("takeback-status"),
+  takebackButtons: document.getElementById("takeback-buttons"),
 };
 
 let payload = JSON.parse(document.getElementById("match-payload").textContent);
@@ -70,6 +74,65 @@ function act(action) {
   showError("");
   els.actions.querySelectorAll("button").forEach((b) => (b.disabled = true));
   socket.send(JSON.stringify({ type: "act", action, version: payload.version }));
+}
+
+// Takebacks (casual matches): a player may ask to take back their last move while nobody
+// else has moved since; every other person accepts or declines. The server decides; the
+// buttons only show what may make sense, and a refusal comes back as an error.
+function sendTakeback(frame) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  showError("");
+  els.takebackButtons.querySelectorAll("button").forEach((b) => (b.disabled = true));
+  socket.send(JSON.stringify({ ...frame, version: payload.version }));
+}
+
+function takebackButton(label, id, frame, cls = "button") {
+  const b = text("button", label, cls);
+  b.type = "button";
+  b.id = id;
+  b.addEventListener("click", () => sendTakeback(frame));
+  return b;
+}
+
+function names(seats) {
+  return seats.map(seatName).join(", ");
+}
+
+function lastMoveIsMine() {
+  const last = els.moves.lastElementChild;
+  return Boolean(last) && payload.seat !== null && last.dataset.seat === String(payload.seat);
+}
+
+function renderTakeback() {
+  if (!els.takeback) return;
+  const tb = payload.takeback;
+  const seated = payload.seat !== null && payload.seat !== undefined;
+  els.takebackButtons.replaceChildren();
+  if (payload.status !== "active" || payload.rated || (!tb && !seated)) {
+    els.takeback.hidden = true;
+    return;
+  }
+  let status = "";
+  if (tb && tb.declined_by !== null) {
+    status = `${seatName(tb.declined_by)} declined to take back ${tb.seat === payload.seat ? "your" : `${seatName(tb.seat)}'s`} move.`;
+  } else if (tb && tb.seat === payload.seat) {
+    status = `You asked to take back your last move: waiting for ${names(tb.waiting)}.`;
+  } else if (tb) {
+    status = `${seatName(tb.seat)} asks to take back their last move.`;
+    if (tb.waiting.includes(payload.seat)) {
+      els.takebackButtons.append(
+        takebackButton("Accept", "takeback-accept", { type: "takeback_answer", accept: true }, "button primary"),
+        takebackButton("Decline", "takeback-decline", { type: "takeback_answer", accept: false }),
+      );
+    } else if (tb.waiting.length) {
+      status += ` Waiting for ${names(tb.waiting)}.`;
+    }
+  } else if (lastMoveIsMine()) {
+    els.takebackButtons.append(takebackButton("Ask to take back", "takeback-ask", { type: "takeback_request" }));
+  }
+  els.takebackStatus.textContent = status;
+  els.takebackStatus.hidden = !status;
+  els.takeback.hidden = !status && !els.takebackButtons.children.length;
 }
 
 function renderSeats() {
@@ -240,6 +303,8 @@ function render() {
   renderScore(view);
   renderActions();
   renderResult();
+  showYourTurn(payload);
+  renderTakeback();
   if (replayFrames === null) drawBoard(view, true);
 }
 
@@ -270,6 +335,7 @@ function applySnapshot(snapshot) {
 function moveItem(m) {
   const li = text("li", null, m.seat === null ? "move chance" : "move");
   li.dataset.index = m.index;
+  if (m.seat !== null) li.dataset.seat = m.seat;
   li.append(text("span", `${m.index + 1}.`, "move-no"));
   const words = `${m.seat === null ? "Chance" : seatName(m.seat)}: ${moveWords(m.label || m.action)}`;
   if (payload.status === "finished" || payload.status === "aborted") {
@@ -291,7 +357,10 @@ function extendMoves(snapshot) {
     els.moves.append(...added.map(moveItem));
     els.moves.scrollTop = els.moves.scrollHeight;
   }
+  // Moves taken back (a casual match) leave the list: the rest is unchanged.
+  while (els.moves.children.length > snapshot.moves) els.moves.lastElementChild.remove();
   if (els.moves.children.length !== snapshot.moves) loadMoves();
+  renderTakeback();
 }
 
 // The move list follows the board: one request at a time, at most one every 1.5 s, and a
@@ -321,6 +390,7 @@ async function loadMoves() {
       const moves = await res.json();
       els.moves.replaceChildren(...moves.map(moveItem));
       els.moves.scrollTop = els.moves.scrollHeight;
+      renderTakeback();
       if (moves.length < payload.moves) movesAgain = true; // an update came while we asked
     }
   } catch (err) {
@@ -363,6 +433,10 @@ function connect() {
       pending = false;
       showError(msg.message);
       render(); // back to the last good state
+    } else if (msg.type === "takeback") {
+      if (msg.version !== payload.version) return; // about another position: its snapshot follows
+      payload.takeback = msg.takeback;
+      renderTakeback();
     } else if (msg.type === "chat") {
       els.chat.append(chatItem(msg.message));
       els.chat.scrollTop = els.chat.scrollHeight;
@@ -482,7 +556,7 @@ const SYNC_EVERY_MS = 20000;
 setInterval(() => {
   if (payload.status !== "active" && payload.status !== "open") return;
   if (document.hidden || !socket || socket.readyState !== WebSocket.OPEN) return;
-  socket.send(JSON.stringify({ type: "sync", version: payload.version }));
+  socket.send(JSON.stringify({ type: "sync", version: payload.version, takeback: payload.takeback ?? null }));
 }, SYNC_EVERY_MS);
 window.matchClient = { act, get payload() { return payload; }, get socket() { return socket; } };
 

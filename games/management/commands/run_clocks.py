@@ -3,6 +3,8 @@ import time
 from django.core.management.base import BaseCommand
 
 from games.tasks import enforce_clocks, expire_open_matches
+from notifications.tasks import sweep_your_turn
+from tournaments.tasks import run_tournaments
 
 # Open matches expire after hours: looking once a minute is plenty.
 EXPIRY_EVERY = 60.0
@@ -10,8 +12,9 @@ EXPIRY_EVERY = 60.0
 
 class Command(BaseCommand):
     help = (
-        "Forfeit seats whose time ran out, every few seconds, and call off open matches left "
-        "waiting too long (Celery beat does both when Redis is set)."
+        "Forfeit seats whose time ran out and start and advance tournaments, every few seconds; "
+        "call off open matches left waiting too long and tell players away that correspondence "
+        "matches wait for them, every minute (Celery beat does all of it when Redis is set)."
     )
 
     def add_arguments(self, parser):
@@ -24,10 +27,16 @@ class Command(BaseCommand):
             expired = enforce_clocks()
             if expired:
                 self.stdout.write(f"{expired} seat(s) ran out of time")
+            started, advanced = run_tournaments()
+            if started or advanced:
+                self.stdout.write(f"{started} tournament(s) started, {advanced} advanced to their next round")
             if time.monotonic() >= next_expiry:
                 closed = expire_open_matches()
                 if closed:
                     self.stdout.write(f"{closed} open match(es) called off after waiting too long")
+                mailed = sweep_your_turn()
+                if mailed:
+                    self.stdout.write(f"{mailed} player(s) away may be owed a your-turn e-mail")
                 next_expiry = time.monotonic() + EXPIRY_EVERY
             if once:
                 return
