@@ -5,12 +5,12 @@ from __future__ import annotations
 import functools
 import json
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 from django.utils import timezone
 
 from . import state_cache
 from .engines import get_game
-from .models import ChatMessage, Match, Seat
+from .models import ChatMessage, Match, Move, Seat
 from .seat_names import seat_names
 
 CHAT_HISTORY = 50
@@ -197,9 +197,18 @@ def moves_json(match: Match) -> list[dict]:
 
 
 def can_abort(match: Match) -> bool:
-    """Whether the match may still be called off: being played, and nobody has moved yet
-    (the chance outcomes of the set-up do not count)."""
-    return match.status == Match.Status.ACTIVE and not match.moves.filter(seat__isnull=False).exists()
+    """Whether the match may still be called off, in one query: being played, nobody has moved
+    yet (the chance outcomes of the set-up do not count), and not a table of a tournament
+    (tournaments.Table, related name ``tournament_table``: the round waits on it)."""
+    if match.status != Match.Status.ACTIVE:
+        return False
+    played = Move.objects.filter(match=OuterRef("pk"), seat__isnull=False)
+    return Match.objects.filter(pk=match.pk, tournament_table__isnull=True).exclude(Exists(played)).exists()
+
+
+def in_tournament(match: Match) -> bool:
+    """Whether the match is a table of a tournament."""
+    return Match.objects.filter(pk=match.pk, tournament_table__isnull=False).exists()
 
 
 def match_holding(seats: list[Seat]) -> Match:

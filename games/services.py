@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from portal.rate_limits import Rate, SlidingWindow
 
-from . import live_path, state_cache
+from . import live_path, selectors, state_cache
 from .bots import get_bot
 from .engines import CHANCE, TERMINAL, IllegalAction, get_game
 from .engines.base import places_from_keys
@@ -137,8 +137,12 @@ def match_create(
     seconds_per_move: int | None = None,
     days_per_move: int | None = None,
     seat: int = 0,
+    waits_for_players: bool = True,
 ) -> Match:
-    """A new open match with its creator in ``seat`` (the first, unless a rematch rotates them)."""
+    """Open a match with ``user`` in ``seat`` (the first, unless a rematch rotates them).
+    ``waits_for_players=False`` is for a caller that fills every seat in the same transaction
+    (a tournament's table): such a match never waits in the lobby, so it does not count
+    against its creator's open matches."""
     if not user.is_authenticated:
         raise MatchError("Log in to create a match.", "forbidden")
     terms = match_terms(
@@ -155,7 +159,8 @@ def match_create(
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < terms["num_players"]:
         raise MatchError("There is no such seat.")
     with transaction.atomic():
-        _check_open_matches_of(user)
+        if waits_for_players:
+            _check_open_matches_of(user)
         match = Match.objects.create(**terms, visibility=visibility, creator=user)
         Seat.objects.bulk_create(
             Seat(
@@ -634,6 +639,8 @@ def match_abort(*, match_id: int, user) -> Match:
             raise MatchError(f"Only the creator of the match can abort it: {instead}.", "forbidden")
         if match.moves.filter(seat__isnull=False).exists():
             raise MatchError("A move has been made: the match can no longer be aborted.")
+        if selectors.in_tournament(match):
+            raise MatchError("A tournament match cannot be aborted: resign instead.", "forbidden")
         _open_matches_changed(match.pk)  # an open match leaves the lobby, a live one the watch lists
         match.status = Match.Status.ABORTED
         match.end_reason = "aborted"

@@ -15,18 +15,16 @@ from django.urls import re_path  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from notifications.routing import websocket_urlpatterns as me_urlpatterns  # noqa: E402
 from portal.sockets import SocketsPerAddressLimit, UnknownPathConsumer  # noqa: E402
+from tournaments.routing import websocket_urlpatterns as tournament_sockets  # noqa: E402
 
 # A path no route serves is refused at the handshake (URLRouter alone raises: a 500 and a
 # logged error for every probe).
 unknown_path = [re_path(r"", UnknownPathConsumer.as_asgi())]
+sockets = websocket_urlpatterns + me_urlpatterns + tournament_sockets + unknown_path
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SocketsPerAddressLimit(
-            AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns + me_urlpatterns + unknown_path))
-            )
-        ),
+        "websocket": SocketsPerAddressLimit(AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(sockets)))),
     }
 )

@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "rankings",
     "forums",
     "challenges",
+    "tournaments",
     "notifications",
     "portal",
 ]
@@ -191,6 +192,7 @@ CELERY_BEAT_SCHEDULE = {
     "enforce-clocks": {"task": "games.tasks.enforce_clocks", "schedule": 5.0},
     "expire-open-matches": {"task": "games.tasks.expire_open_matches", "schedule": 300.0},
     "expire-challenges": {"task": "challenges.tasks.expire_challenges", "schedule": 300.0},
+    "run-tournaments": {"task": "tournaments.tasks.run_tournaments", "schedule": 10.0},
     "sweep-your-turn": {"task": "notifications.tasks.sweep_your_turn", "schedule": 60.0},
 }
 
@@ -276,9 +278,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # A speed as bare values (the bodies that create a match or a challenge): one name, however
-    # many components use it (the match summaries' speed, with its labels, is another set).
-    "ENUM_NAME_OVERRIDES": {"SpeedEnum": ["untimed", "live", "correspondence"]},
+    # A speed as bare values (the bodies that create a match or a challenge) has one name however
+    # many components use it; tournaments have a status and a clock of their own, beside the matches'.
+    "ENUM_NAME_OVERRIDES": {
+        "SpeedEnum": ["untimed", "live", "correspondence"],
+        "StatusEnum": "games.models.Match.Status",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "TournamentSpeedEnum": "tournaments.models.Tournament.Speed",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "portal.api_errors.document_common_errors",

@@ -15,10 +15,12 @@ urlpatterns = [
     path("", include("rankings.urls")),
     path("", include("forums.urls")),
     path("", include("challenges.urls")),
+    path("", include("tournaments.urls")),
     path("", include("notifications.urls")),
     path("api/", include("games.api_urls")),
     path("api/", include("rankings.api_urls")),
     path("api/", include("challenges.api_urls")),
+    path("api/", include("tournaments.api_urls")),
     path("api/", include("notifications.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # Swagger UI with its set-up script served as a file (?script), under the site's CSP.

@@ -39,34 +39,46 @@ class GreedyBot(Bot):
         bargain = negotiation_move(world, seat)  # an exchange offer, judged by the hands
         if bargain is not None:
             return bargain
-        per_action = max(1, min(MAX_LEAVES_PER_ACTION, self.leaf_budget // len(legal)))
         best_value = None
         best: list[str] = []
-        for action in world.legal_actions():
-            after = world.clone()
-            after.apply(action)
-            value = self._expected_margin(after, seat, per_action, rng)
+        for action, value in one_step_values(world, seat, rng, self.leaf_budget).items():
             if best_value is None or value > best_value + 1e-9:
                 best_value, best = value, [action]
             elif value > best_value - 1e-9:
                 best.append(action)
         return best[0] if len(best) == 1 else rng.choice(best)
 
-    def _expected_margin(self, state: State, seat: int, leaves: int, rng: random.Random) -> float:
-        if state.current_player() != CHANCE:
-            return margin(state.scores(), seat)
-        outcomes = state.chance_outcomes()
-        if len(outcomes) <= leaves:
-            share = leaves // len(outcomes)
-            total = 0.0
-            for outcome, p in outcomes:
-                child = state.clone()
-                child.apply(outcome)
-                total += p * self._expected_margin(child, seat, share, rng)
-            return total
+
+def one_step_values(state: State, seat: int, rng: random.Random, leaf_budget: int = LEAF_BUDGET) -> dict[str, float]:
+    """Greedy's judgement of every legal action of ``seat`` in ``state`` (a position the seat
+    may see, e.g. a determinisation): the expected margin once the action is applied."""
+    legal = state.legal_actions()
+    per_action = max(1, min(MAX_LEAVES_PER_ACTION, leaf_budget // len(legal)))
+    values = {}
+    for action in legal:
+        after = state.clone()
+        after.apply(action)
+        values[action] = expected_margin(after, seat, per_action, rng)
+    return values
+
+
+def expected_margin(state: State, seat: int, leaves: int, rng: random.Random) -> float:
+    """The seat's margin after ``state``, averaged over the chance outcomes that follow (exactly
+    while they fit in ``leaves`` positions, by sampling beyond)."""
+    if state.current_player() != CHANCE:
+        return margin(state.scores(), seat)
+    outcomes = state.chance_outcomes()
+    if len(outcomes) <= leaves:
+        share = leaves // len(outcomes)
         total = 0.0
-        for _ in range(leaves):
+        for outcome, p in outcomes:
             child = state.clone()
-            child.apply(sample_outcome(outcomes, rng))
-            total += self._expected_margin(child, seat, 1, rng)
-        return total / leaves
+            child.apply(outcome)
+            total += p * expected_margin(child, seat, share, rng)
+        return total
+    total = 0.0
+    for _ in range(leaves):
+        child = state.clone()
+        child.apply(sample_outcome(outcomes, rng))
+        total += expected_margin(child, seat, 1, rng)
+    return total / leaves

@@ -30,12 +30,15 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
+from typing import NamedTuple
 
 from ..engines.base import CHANCE, TERMINAL, State
 from .base import (
     Bot,
     default_rollout_limit,
     margins,
+    playout_policy,
     relative_judgement,
     rewards_from_gains,
     rewards_from_ranking,
@@ -43,20 +46,50 @@ from .base import (
     sample_outcome,
     score_scale,
 )
+from .greedy import LEAF_BUDGET, one_step_values
 from .negotiation import negotiation_move
 
 DEFAULT_EXPLORATION = 0.7
 _CHECK_EVERY = 8  # iterations between looks at the clock and at an early decision
 
 
+class _Plan(NamedTuple):
+    """What one search runs with (see ``MCTSBot`` for each setting)."""
+
+    iterations: int
+    seconds: float | None
+    exploration: float
+    rollout_limit: int
+    relative: bool
+    first_weight: float
+    prior: bool
+    prior_weight: float
+    tree_prior: int | None
+    widen: float | None
+    guided: bool
+    scale: float = 1.0
+    policy: Callable | None = None
+
+
 class _Node:
-    __slots__ = ("children", "mover", "total", "visits")
+    __slots__ = ("children", "legal", "mover", "order", "prior", "total", "visits")
 
     def __init__(self, mover: int):
         self.children: dict[tuple[int, str], _Node] = {}  # (seat, action) -> node
         self.visits = 0
         self.total = 0.0  # summed rewards of ``mover``, the seat whose choice led here
         self.mover = mover
+        self.order: list[str] | None = None  # actions by the one-step judgement, best first
+        self.prior: dict[str, float] = {}  # action -> the one-step judgement, 0..1 (best 1)
+        self.legal: list[str] | None = None  # the legal actions ``order`` was made from
+
+    def ordered(self, legal: list[str]) -> list[str]:
+        """This pass's legal actions, best judged first (open loop: they can differ)."""
+        if legal == self.legal:
+            return self.order
+        known = set(legal)
+        prior = self.prior
+        return [a for a in self.order if a in known] + [a for a in legal if a not in prior]
 
 
 class MCTSBot(Bot):
@@ -70,9 +103,15 @@ class MCTSBot(Bot):
         rollout_limit: int | None = None,
         relative: bool | None = None,
         first_weight: float = 0.5,
+        prior: bool = False,
+        prior_weight: float = 0.0,
+        tree_prior: int | None = None,
+        widen: float | None = None,
+        guided: bool = False,
+        per_game: dict[str, dict] | None = None,
         description: str = "",
     ):
-        if iterations < 1:
+        if iterations < 1 or any(o.get("iterations", 1) < 1 for o in (per_game or {}).values()):
             raise ValueError("An MCTS bot needs at least one iteration.")
         self.name = name
         self.label = label
@@ -82,6 +121,12 @@ class MCTSBot(Bot):
         self.rollout_limit = rollout_limit
         self.relative = relative
         self.first_weight = first_weight
+        self.use_prior = bool(prior)
+        self.prior_weight = prior_weight
+        self.tree_prior = tree_prior
+        self.widen = widen
+        self.guided = guided
+        self.per_game = per_game or {}  # game slug -> settings that differ there
         self.description = description
         self.last_iterations = 0  # how many iterations the last choice took (for the bench)
 
@@ -105,18 +150,30 @@ class MCTSBot(Bot):
 
     # -- the search ----------------------------------------------------------------------
 
+    def plan(self, state: State) -> _Plan:
+        """The settings of a search in this game: the bot's own, with the game's overrides."""
+        slug = state.game.slug
+        values = {name: getattr(self, name) for name in _Plan._fields if hasattr(self, name)}
+        values["prior"] = self.use_prior
+        values.update(self.per_game.get(slug, {}))
+        if values["rollout_limit"] is None:
+            values["rollout_limit"] = default_rollout_limit(state)
+        if values["relative"] is None:
+            values["relative"] = relative_judgement(state)
+        values["scale"] = score_scale(state)
+        values["policy"] = playout_policy(state) if values["guided"] else None
+        return _Plan(**values)
+
     def search(self, state: State, seat: int, rng: random.Random) -> _Node:
         start = time.perf_counter()
-        deadline = start + self.seconds if self.seconds is not None else None
-        scale = score_scale(state)
-        limit = self.rollout_limit if self.rollout_limit is not None else default_rollout_limit(state)
-        relative = self.relative if self.relative is not None else relative_judgement(state)
-        baseline = margins(state.scores()) if relative else None
+        plan = self.plan(state)
+        deadline = start + plan.seconds if plan.seconds is not None else None
+        baseline = margins(state.scores()) if plan.relative else None
         root = _Node(-1)
-        cap = self.iterations
+        cap = plan.iterations
         done = 0
         while done < cap:
-            self._iterate(root, state.determinised(seat, rng), rng, scale, limit, baseline)
+            self._iterate(root, state.determinised(seat, rng), rng, plan, baseline)
             done += 1
             if done % _CHECK_EVERY == 0:
                 remaining = cap - done
@@ -133,12 +190,10 @@ class MCTSBot(Bot):
         self.last_iterations = done
         return root
 
-    def _iterate(
-        self, root: _Node, state: State, rng: random.Random, scale: float, limit: int, baseline: list[int] | None
-    ) -> None:
+    def _iterate(self, root: _Node, state: State, rng: random.Random, plan: _Plan, baseline: list[int] | None) -> None:
         node = root
         path = [root]
-        c = self.exploration
+        c = plan.exploration
         while True:
             player = state.current_player()
             if player == TERMINAL:
@@ -148,50 +203,88 @@ class MCTSBot(Bot):
                 continue
             children = node.children
             legal = state.legal_actions()
-            untried = [a for a in legal if (player, a) not in children]
-            if untried:
-                action = untried[0] if len(untried) == 1 else rng.choice(untried)
-                state.apply(action)
-                child = children[(player, action)] = _Node(player)
+            if (
+                node.order is None
+                and plan.prior
+                and len(legal) > 1
+                and (node is root or (plan.tree_prior is not None and node.visits >= plan.tree_prior))
+            ):
+                self._judge(node, state, player, legal, rng, plan.scale, node is root)
+            if node.order is not None:
+                candidates = node.ordered(legal)
+                if plan.widen is not None:
+                    candidates = candidates[: 1 + int(plan.widen * math.sqrt(node.visits))]
+                untried = None
+                for action in candidates:
+                    if (player, action) not in children:
+                        untried = action
+                        break
+            else:
+                candidates = legal
+                untried = [a for a in legal if (player, a) not in children]
+                untried = (untried[0] if len(untried) == 1 else rng.choice(untried)) if untried else None
+            if untried is not None:
+                state.apply(untried)
+                child = children[(player, untried)] = _Node(player)
                 path.append(child)
                 break
-            # Every action legal here has a child: UCB1 for the seat to move.
+            # Every candidate has a child: UCB1 for the seat to move, plus the one-step
+            # judgement's bias, which fades as the child gathers visits.
             log_n = math.log(node.visits)
+            bias = plan.prior_weight if node.order is not None else 0.0
+            prior = node.prior
             best_child = None
             best_action = ""
             best_value = -1.0
-            for action in legal:
+            for action in candidates:
                 child = children[(player, action)]
                 n = child.visits
                 value = child.total / n + c * math.sqrt(log_n / n)
+                if bias:
+                    value += bias * prior.get(action, 0.0) / (n + 1)
                 if value > best_value:
                     best_value, best_action, best_child = value, action, child
             state.apply(best_action)
             node = best_child
             path.append(node)
-        rewards = self._playout(state, rng, scale, limit, baseline)
+        rewards = self._playout(state, rng, plan, baseline)
         for node in path:
             node.visits += 1
             if node.mover >= 0:
                 node.total += rewards[node.mover]
 
-    def _playout(
-        self, state: State, rng: random.Random, scale: float, limit: int, baseline: list[int] | None
-    ) -> list[float]:
+    @staticmethod
+    def _judge(
+        node: _Node, state: State, player: int, legal: list[str], rng: random.Random, scale: float, thorough: bool
+    ) -> None:
+        """Order the node's actions by Greedy's one-step judgement of them for ``player``."""
+        values = one_step_values(state, player, rng, LEAF_BUDGET if thorough else len(legal))
+        best = max(values.values())
+        node.prior = {a: 2.0 / (1.0 + math.exp(min(50.0, (best - v) / scale))) for a, v in values.items()}
+        order = legal[:]
+        rng.shuffle(order)  # equal judgements in a random order
+        order.sort(key=node.prior.__getitem__, reverse=True)
+        node.order = order
+        node.legal = legal
+
+    def _playout(self, state: State, rng: random.Random, plan: _Plan, baseline: list[int] | None) -> list[float]:
         decisions = 0
+        limit = plan.rollout_limit
+        policy = plan.policy
         choice = rng.choice
         while True:
             player = state.current_player()
             if player == TERMINAL:
-                return rewards_from_ranking(state.ranking(), self.first_weight)
+                return rewards_from_ranking(state.ranking(), plan.first_weight)
             if player == CHANCE:
                 state.apply(sample_outcome(state.chance_outcomes(), rng))
                 continue
             if decisions >= limit:
                 if baseline is not None:
-                    return rewards_from_gains(state.scores(), baseline, scale)
-                return rewards_from_scores(state.scores(), scale, self.first_weight)
-            state.apply(choice(state.legal_actions()))
+                    return rewards_from_gains(state.scores(), baseline, plan.scale)
+                return rewards_from_scores(state.scores(), plan.scale, plan.first_weight)
+            legal = state.legal_actions()
+            state.apply(policy(state, legal, rng) if policy is not None else choice(legal))
             decisions += 1
 
     # -- the answer ----------------------------------------------------------------------

@@ -19,10 +19,13 @@ MAX_SECONDS = 60  # the whole run stops by itself past this
 
 @pytest.fixture
 def fuzzer_token(asgi_server, alice, bob, make_user):
-    """A signed-in caller, and matches and players its requests can hit (an open match and one
-    under way)."""
+    """A signed-in caller, and matches, players and a tournament its requests can hit (an open
+    match and one under way, a tournament taking entries)."""
     start_two_player("game-of-god", alice, bob)
     services.match_create(user=alice, game="dice-territory", num_players=3)
+    from tests.tournaments.helpers import announce
+
+    announce(alice)
     return Token.objects.create(user=make_user("fuzzer")).key
 
 

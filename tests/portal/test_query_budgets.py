@@ -91,14 +91,14 @@ def test_the_home_page_costs_two_queries_then_none_whatever_the_number_of_matche
     costs("/", cold=2 + SIGNED_IN, warm=SIGNED_IN)
 
 
-def test_a_game_page_costs_six_queries_then_none_whatever_the_number_of_players(client, site, costs):
+def test_a_game_page_costs_eight_queries_then_none_whatever_the_number_of_players(client, site, costs):
     # Latest matches and their seats, the matches being played and their seats, the top
-    # ten, the forum's address.
+    # ten, the forum's address, the tournaments being played or taking entries, the finished ones.
     for game in all_games():
-        body = costs(f"/games/{game.slug}/", cold=6, warm=0)
+        body = costs(f"/games/{game.slug}/", cold=8, warm=0)
         assert "See the complete ranking" in body
     client.force_login(site["alice"])  # rated: one more query for "Your rating"
-    body = costs("/games/chit-territory/", cold=6 + SIGNED_IN + 1, warm=SIGNED_IN + 1)
+    body = costs("/games/chit-territory/", cold=8 + SIGNED_IN + 1, warm=SIGNED_IN + 1)
     assert "Your rating" in body
 
 
@@ -179,11 +179,12 @@ def test_an_invite_only_match_page_costs_its_players_no_query_more(client, site,
 # Players
 
 
-def test_a_player_page_costs_six_queries_whatever_the_number_of_games_and_matches(client, site, costs):
+def test_a_player_page_costs_seven_queries_whatever_the_number_of_games_and_matches(client, site, costs):
     # The account; its ratings with places and player counts; the rating histories of every
-    # game; the recent matches, their seats and the rating changes they made.
-    body = costs(f"/players/{site['alice'].username}/", cold=6)
+    # game; the recent matches, their seats and the rating changes they made; the places in
+    # tournaments.
+    body = costs(f"/players/{site['alice'].username}/", cold=7)
     assert body.count("<svg") == len(all_games())
-    costs(f"/players/{site['player'].username}/", cold=6)
+    costs(f"/players/{site['player'].username}/", cold=7)
     client.force_login(site["carol"])
-    costs(f"/players/{site['alice'].username}/", cold=6 + SIGNED_IN)
+    costs(f"/players/{site['alice'].username}/", cold=7 + SIGNED_IN)

@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand
 from challenges.tasks import expire_challenges
 from games.tasks import enforce_clocks, expire_open_matches
 from notifications.tasks import sweep_your_turn
+from tournaments.tasks import run_tournaments
 
 # Open matches expire after hours: looking once a minute is plenty.
 EXPIRY_EVERY = 60.0
@@ -12,9 +13,10 @@ EXPIRY_EVERY = 60.0
 
 class Command(BaseCommand):
     help = (
-        "Forfeit seats whose time ran out, every few seconds; call off open matches, challenges "
-        "and rematch offers left waiting too long and tell players away that correspondence "
-        "matches wait for them, every minute (Celery beat does all of it when Redis is set)."
+        "Forfeit seats whose time ran out and start and advance tournaments, every few seconds; "
+        "call off open matches, challenges and rematch offers left waiting too long and tell "
+        "players away that correspondence matches wait for them, every minute (Celery beat does "
+        "all of it when Redis is set)."
     )
 
     def add_arguments(self, parser):
@@ -27,6 +29,9 @@ class Command(BaseCommand):
             expired = enforce_clocks()
             if expired:
                 self.stdout.write(f"{expired} seat(s) ran out of time")
+            started, advanced = run_tournaments()
+            if started or advanced:
+                self.stdout.write(f"{started} tournament(s) started, {advanced} advanced to their next round")
             if time.monotonic() >= next_expiry:
                 closed = expire_open_matches()
                 if closed:

@@ -1,0 +1,691 @@
+"""Every write to tournaments: creating and editing them, entries, the start, each round's
+tables and the advance from one round to the next, withdrawals, the end.
+
+Keyword-only ``<noun>_<verb>`` functions. A refused request raises ``TournamentError`` with a
+``code`` (the API's error codes) and a message for people; nothing changes then.
+
+A round's tables are matches made through ``games.services`` (``match_create``,
+``match_join``, ``match_seat_bot``: the one door), seated in the pairing's seat order. The
+pairing and the standings are ``tournaments.pairing`` and ``tournaments.standings``, pure
+functions of the results, which are read back from the matches every time: the matches are
+the truth, nothing is counted twice.
+
+A round advances exactly once: ``tournament_advance`` locks the tournament row and moves on
+only from the round it was asked about, with a guarded UPDATE of ``current_round`` besides
+(on SQLite the write transaction is taken at BEGIN, which serialises it).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+
+from forums import services as forum_services
+from forums.models import GENERAL_SLUG, Forum, Topic
+from games import services as game_services
+from games.bots import bot_names
+from games.engines import get_game
+from games.models import Match, Seat
+from portal import page_cache
+
+from . import live, pairing, standings
+from .models import Bye, Entrant, Round, Table, TableSeat, Tournament
+
+User = get_user_model()
+log = logging.getLogger(__name__)
+
+MAX_ENTRANTS = 64
+# A round robin plays every pairing: past this field it takes too many rounds (Swiss then).
+MAX_ROUND_ROBIN_ENTRANTS = 10
+MAX_ROUNDS = 15
+# How far ahead a tournament may be announced.
+MAX_DAYS_AHEAD = 60
+# The page cache's area of the tournament lists (the tournaments page, the game pages).
+CACHE_AREA = "tournaments"
+
+
+class TournamentError(Exception):
+    """A refused request; ``code`` is one of the API's error codes, the message is for people."""
+
+    def __init__(self, message: str, code: str = "bad_request", field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.field = field
+
+
+# --------------------------------------------------------------------------------------
+# Creating and editing
+
+
+@dataclass
+class Settings:
+    """What a creator chooses, checked: ``tournament_settings`` makes one or says what is wrong."""
+
+    name: str
+    game: str
+    table_size: int
+    format: str
+    speed: str
+    seconds_per_move: int
+    rated: bool
+    invite_only: bool
+    registration_opens_at: datetime
+    starts_at: datetime
+    rounds: int | None
+
+
+def tournament_settings(
+    *,
+    name,
+    game,
+    table_size,
+    format,
+    speed,
+    seconds_per_move=None,
+    days_per_move=None,
+    rated=True,
+    invite_only=False,
+    registration_opens_at=None,
+    starts_at,
+    rounds=None,
+    now=None,
+) -> Settings:
+    """Check a creator's choices; ``TournamentError`` (with the field at fault) otherwise."""
+    now = now or timezone.now()
+    name = " ".join(str(name or "").split())
+    if not name:
+        raise TournamentError("Give the tournament a name.", field="name")
+    if "\x00" in name or len(name) > Tournament.NAME_MAX:
+        raise TournamentError(f"A name has at most {Tournament.NAME_MAX} characters.", field="name")
+    try:
+        engine = get_game(str(game))
+    except KeyError:
+        raise TournamentError("Choose one of the site's games.", field="game") from None
+    try:
+        table_size = int(table_size)
+        engine.check_players(table_size)
+    except (TypeError, ValueError) as exc:
+        message = str(exc) if isinstance(exc, ValueError) and "played by" in str(exc) else "Give a number of players."
+        raise TournamentError(message, field="table_size") from None
+    if format not in Tournament.Format.values:
+        raise TournamentError("The format is round robin or Swiss.", field="format")
+    if speed == Match.Speed.UNTIMED:
+        raise TournamentError("A tournament runs on a clock: choose live or correspondence play.", field="speed")
+    if speed == Tournament.Speed.LIVE:
+        seconds = settings.LIVE_SECONDS_DEFAULT if seconds_per_move is None else seconds_per_move
+        low, high = game_services.MIN_LIVE_SECONDS, game_services.MAX_LIVE_SECONDS
+        if isinstance(seconds, bool) or not isinstance(seconds, int) or not low <= seconds <= high:
+            raise TournamentError(f"Live play gives {low} to {high} seconds per move.", field="seconds_per_move")
+    elif speed == Tournament.Speed.CORRESPONDENCE:
+        days = settings.CORRESPONDENCE_DAYS_DEFAULT if days_per_move is None else days_per_move
+        high = game_services.MAX_CORRESPONDENCE_DAYS
+        if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= high:
+            raise TournamentError(f"Correspondence play gives 1 to {high} days per move.", field="days_per_move")
+        seconds = days * 86400
+    else:
+        raise TournamentError("The clock is live or correspondence.", field="speed")
+    if not isinstance(starts_at, datetime):
+        raise TournamentError("Give the date and time the first round starts.", field="starts_at")
+    if timezone.is_naive(starts_at):
+        starts_at = timezone.make_aware(starts_at)
+    if starts_at <= now:
+        raise TournamentError("The start must be in the future.", field="starts_at")
+    if starts_at > now + timedelta(days=MAX_DAYS_AHEAD):
+        raise TournamentError(f"A tournament starts within {MAX_DAYS_AHEAD} days.", field="starts_at")
+    opens = registration_opens_at or now
+    if not isinstance(opens, datetime):
+        raise TournamentError("Give the date and time entries open.", field="registration_opens_at")
+    if timezone.is_naive(opens):
+        opens = timezone.make_aware(opens)
+    if opens >= starts_at:
+        raise TournamentError("Entries must open before the start.", field="registration_opens_at")
+    if rounds is not None:
+        if format == Tournament.Format.ROUND_ROBIN:
+            raise TournamentError(
+                "A round robin plays every pairing once: leave the number of rounds empty.", field="rounds"
+            )
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+            raise TournamentError(f"A Swiss tournament has 1 to {MAX_ROUNDS} rounds.", field="rounds")
+    return Settings(
+        name=name,
+        game=engine.slug,
+        table_size=table_size,
+        format=format,
+        speed=speed,
+        seconds_per_move=seconds,
+        rated=bool(rated),
+        invite_only=bool(invite_only),
+        registration_opens_at=opens,
+        starts_at=starts_at,
+        rounds=rounds,
+    )
+
+
+def _require_person(user, doing: str) -> None:
+    if user is None or not user.is_authenticated:
+        raise TournamentError(f"Log in to {doing}.", "forbidden")
+    if user.is_bot:
+        raise TournamentError("Bots enter tournaments through their creator.", "forbidden")
+
+
+def tournament_create(*, user, **choices) -> Tournament:
+    """Announce a tournament (``choices`` as ``tournament_settings`` takes them). A public one
+    gets its topic in its game's forum, opened by the creator."""
+    _require_person(user, "create a tournament")
+    checked = tournament_settings(**choices)
+    with transaction.atomic():
+        tournament = Tournament.objects.create(creator=user, **checked.__dict__)
+        if not tournament.invite_only:
+            tournament.forum_topic = _open_topic(tournament)
+            tournament.save(update_fields=["forum_topic"])
+        _changed(tournament)
+    return tournament
+
+
+def _open_topic(tournament: Tournament):
+    forum = Forum.objects.filter(game=tournament.game).first() or Forum.objects.filter(slug=GENERAL_SLUG).first()
+    if forum is None:
+        return None
+    title = f"Tournament: {tournament.name}"[: Topic.TITLE_MAX]
+    kind = tournament.get_format_display().lower()
+    body = (
+        f"[{tournament.name}]({tournament.get_absolute_url()}) is a {kind} tournament of "
+        f"{tournament.game_name} for {tournament.table_size} players a table, "
+        f"{tournament.get_speed_display().lower()} ({tournament.time_per_move} a move), "
+        f"{'rated' if tournament.rated else 'casual'}, starting {tournament.starts_at:%d %B %Y at %H:%M} UTC.\n\n"
+        "Talk about it here: entries, rounds and results."
+    )
+    try:
+        return forum_services.topic_create(forum_id=forum.pk, user=tournament.creator, title=title, body=body)
+    except (forum_services.ForumError, PermissionDenied):
+        log.warning("Could not open the forum topic of tournament %s", tournament.pk, exc_info=True)
+        return None
+
+
+def _lock(tournament_id) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValueError, TypeError):
+        raise TournamentError("There is no such tournament.", "not_found") from None
+
+
+def _require_creator(tournament: Tournament, user, doing: str) -> None:
+    if user is None or not user.is_authenticated or (user.pk != tournament.creator_id and not user.is_staff):
+        raise TournamentError(f"Only the creator of the tournament can {doing}.", "forbidden")
+
+
+def _require_registration(tournament: Tournament) -> None:
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise TournamentError(
+            f"This tournament has {'started' if tournament.status == Tournament.Status.RUNNING else 'ended'}.",
+            "finished",
+        )
+
+
+def tournament_edit(*, tournament_id, user, **choices) -> Tournament:
+    """The creator changes the settings before the start."""
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        _require_creator(tournament, user, "edit it")
+        _require_registration(tournament)
+        checked = tournament_settings(**choices)
+        if checked.format == Tournament.Format.ROUND_ROBIN and (tournament.entrants.count() > MAX_ROUND_ROBIN_ENTRANTS):
+            raise TournamentError(
+                f"A round robin takes at most {MAX_ROUND_ROBIN_ENTRANTS} entrants; this one has more.", field="format"
+            )
+        for name, value in checked.__dict__.items():
+            setattr(tournament, name, value)
+        tournament.save()
+        _changed(tournament)
+    return tournament
+
+
+def can_view(tournament: Tournament, user, token: str | None = None) -> bool:
+    """An invitation-only tournament is seen by its entrants, its creator and whoever has the
+    invite link; any other is public."""
+    if not tournament.invite_only:
+        return True
+    if token and secrets.compare_digest(str(token), tournament.invite_token):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return user.pk == tournament.creator_id or tournament.entrants.filter(user=user).exists()
+
+
+def _capacity(tournament: Tournament) -> int:
+    return MAX_ROUND_ROBIN_ENTRANTS if tournament.format == Tournament.Format.ROUND_ROBIN else MAX_ENTRANTS
+
+
+def _check_room(tournament: Tournament) -> None:
+    if tournament.entrants.count() >= _capacity(tournament):
+        raise TournamentError(f"The tournament is full ({_capacity(tournament)} entrants).", "full")
+
+
+def tournament_join(*, tournament_id, user, token: str | None = None) -> Entrant:
+    _require_person(user, "enter a tournament")
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        if tournament.invite_only and not can_view(tournament, user, token):
+            raise TournamentError("This tournament is by invitation only.", "forbidden")
+        _require_registration(tournament)
+        if timezone.now() < tournament.registration_opens_at:
+            raise TournamentError(
+                f"Entries open on {tournament.registration_opens_at:%d %B %Y at %H:%M} UTC.", "bad_request"
+            )
+        if tournament.entrants.filter(user=user).exists():
+            raise TournamentError("You have already entered this tournament.")
+        _check_room(tournament)
+        entrant = Entrant.objects.create(tournament=tournament, user=user)
+        _changed(tournament)
+    return entrant
+
+
+def tournament_add_bot(*, tournament_id, user, bot: str) -> Entrant:
+    """The creator enters a bot (the same bot may enter more than once)."""
+    if bot not in bot_names():
+        raise TournamentError(f"There is no bot called {bot!r}.", field="bot")
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        _require_creator(tournament, user, "enter bots")
+        _require_registration(tournament)
+        _check_room(tournament)
+        account = game_services.bot_account(bot)
+        number = tournament.entrants.filter(user=account).count() + 1
+        entrant = Entrant.objects.create(tournament=tournament, user=account, is_bot=True, bot_number=number)
+        _changed(tournament)
+    return entrant
+
+
+def tournament_withdraw(*, tournament_id, user, entrant_id: int | None = None) -> Entrant:
+    """A player leaves the tournament (the creator may take a bot out too). Before the start
+    the entry is simply removed. Once it runs, the player resigns the match they are playing
+    in it, is not paired again and stays in the standings."""
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        entrants = tournament.entrants.select_related("user")
+        if entrant_id is None:
+            if user is None or not user.is_authenticated:
+                raise TournamentError("Log in to withdraw.", "forbidden")
+            entrant = entrants.filter(user=user, is_bot=False).first()
+        else:
+            entrant = entrants.filter(pk=entrant_id).first()
+            if entrant is not None and entrant.user_id != getattr(user, "pk", None):
+                _require_creator(tournament, user, "take bots out")
+                if not entrant.is_bot:
+                    raise TournamentError("Only the player can withdraw from a tournament.", "forbidden")
+        if entrant is None:
+            raise TournamentError("That player has not entered this tournament.", "not_entered")
+        if tournament.is_over:
+            raise TournamentError("This tournament is over.", "finished")
+        if entrant.withdrawn:
+            raise TournamentError("That player has withdrawn already.")
+        if tournament.status == Tournament.Status.REGISTRATION:
+            entrant.delete()
+        else:
+            entrant.withdrawn = True
+            entrant.withdrawn_at = timezone.now()
+            entrant.save(update_fields=["withdrawn", "withdrawn_at"])
+            _resign_running_match(tournament, entrant)
+        _changed(tournament)
+    return entrant
+
+
+def _resign_running_match(tournament: Tournament, entrant: Entrant) -> None:
+    seat = (
+        TableSeat.objects.filter(
+            entrant=entrant,
+            table__round__tournament=tournament,
+            table__round__number=tournament.current_round,
+            table__match__status=Match.Status.ACTIVE,
+        )
+        .select_related("table")
+        .first()
+    )
+    if seat is None:
+        return
+    match_seat = Seat.objects.filter(match_id=seat.table.match_id, index=seat.index).first()
+    if match_seat is None or match_seat.quit:
+        return
+    try:
+        game_services.match_resign(match_id=seat.table.match_id, user=entrant.user)
+    except game_services.MatchError as exc:  # the match ended meanwhile
+        log.info("Withdrawal from tournament %s: %s", tournament.pk, exc.message)
+
+
+def tournament_cancel(*, tournament_id, user, reason: str = "") -> Tournament:
+    """The creator calls the tournament off; matches already being played are played out."""
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        _require_creator(tournament, user, "cancel it")
+        if tournament.is_over:
+            raise TournamentError("This tournament is over.", "finished")
+        _end(tournament, Tournament.Status.CANCELLED, reason or f"Cancelled by {user.username}.")
+    return tournament
+
+
+def _end(tournament: Tournament, status: str, notice: str) -> None:
+    tournament.status = status
+    tournament.notice = notice[:300]
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "notice", "finished_at"])
+    _changed(tournament)
+
+
+def _changed(tournament: Tournament) -> None:
+    """Once committed: the lists show it, its open pages fetch their live part again."""
+    tournament_id = tournament.pk
+    transaction.on_commit(lambda: page_cache.bump(CACHE_AREA), robust=True)
+    transaction.on_commit(lambda: live.notify(tournament_id), robust=True)
+
+
+# --------------------------------------------------------------------------------------
+# The start
+
+
+def minimum_entrants(tournament: Tournament) -> int:
+    return max(2, tournament.table_size)
+
+
+def tournament_start(*, tournament_id, user=None) -> Tournament:
+    """Close the entries and pair the first round: at its time (``user=None``, the periodic
+    task) or earlier, when its creator says so. Too few entrants call it off, with a notice
+    that says why. Safe to call twice: a tournament that has started is left alone."""
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        if user is not None:
+            _require_creator(tournament, user, "start it")
+            _require_registration(tournament)
+        elif tournament.status != Tournament.Status.REGISTRATION or tournament.starts_at > timezone.now():
+            return tournament
+        entrants = list(tournament.entrants.select_related("user").order_by("joined_at", "id"))
+        needed = minimum_entrants(tournament)
+        if len(entrants) < needed:
+            if user is not None:
+                raise TournamentError(f"At least {needed} entrants are needed to start; there are {len(entrants)}.")
+            _end(
+                tournament,
+                Tournament.Status.CANCELLED,
+                f"Cancelled at its start: only {len(entrants)} entered, and at least {needed} are needed.",
+            )
+            return tournament
+        _seed(tournament, entrants)
+        ids = [entrant.pk for entrant in sorted(entrants, key=lambda e: (-e.seed_rating, e.pk))]
+        if tournament.format == Tournament.Format.ROUND_ROBIN:
+            schedule = pairing.round_robin(ids, tournament.table_size)
+            tournament.schedule = [{"tables": [list(t) for t in r.tables], "byes": list(r.byes)} for r in schedule]
+            tournament.rounds = len(schedule)
+        elif tournament.rounds is None:
+            recommended = pairing.recommended_rounds(len(ids), tournament.table_size, tournament.format)
+            tournament.rounds = max(1, min(MAX_ROUNDS, recommended))
+        tournament.status = Tournament.Status.RUNNING
+        tournament.started_at = timezone.now()
+        if user is not None:
+            tournament.starts_at = min(tournament.starts_at, tournament.started_at)
+        tournament.save(update_fields=["schedule", "rounds", "status", "started_at", "starts_at"])
+        _play_round(tournament, 1)
+    return tournament
+
+
+def _seed(tournament: Tournament, entrants: list[Entrant]) -> None:
+    from rankings.models import Rating
+
+    ratings = dict(
+        Rating.objects.filter(game=tournament.game, user_id__in=[e.user_id for e in entrants]).values_list(
+            "user_id", "rating"
+        )
+    )
+    for entrant in entrants:
+        entrant.seed_rating = ratings.get(entrant.user_id, 1500.0)
+    Entrant.objects.bulk_update(entrants, ["seed_rating"])
+
+
+# --------------------------------------------------------------------------------------
+# Rounds
+
+
+def _play_round(tournament: Tournament, number: int) -> None:
+    """Pair round ``number`` and seat its tables (the tournament row locked, current_round
+    one less). A round where nobody can play (everyone left has a bye) ends at once."""
+    while True:
+        moved = Tournament.objects.filter(pk=tournament.pk, current_round=number - 1).update(current_round=number)
+        if moved != 1:
+            raise TournamentError("The tournament moved on meanwhile.", "stale")
+        tournament.current_round = number
+        tables, byes = _pairings(tournament, number)
+        round_ = Round.objects.create(tournament=tournament, number=number)
+        entrants = {e.pk: e for e in tournament.entrants.select_related("user")}
+        for table_number, seating in enumerate(tables, start=1):
+            seated = [entrants[entrant_id] for entrant_id in seating]
+            match = _table_match(tournament, seated)
+            table = Table.objects.create(round=round_, number=table_number, match=match)
+            TableSeat.objects.bulk_create(
+                TableSeat(table=table, index=i, entrant=entrant) for i, entrant in enumerate(seated)
+            )
+        Bye.objects.bulk_create(Bye(round=round_, entrant_id=entrant_id) for entrant_id in byes)
+        _changed(tournament)
+        if tables:
+            return
+        round_.finished_at = timezone.now()
+        round_.save(update_fields=["finished_at"])
+        if number >= tournament.rounds:
+            _finish(tournament)
+            return
+        number += 1
+
+
+def _pairings(tournament: Tournament, number: int) -> tuple[list[tuple[int, ...]], list[int]]:
+    """The tables (entrant ids in seat order) and byes of round ``number``, among the
+    entrants who have not withdrawn."""
+    withdrawn = set(tournament.entrants.filter(withdrawn=True).values_list("pk", flat=True))
+    if tournament.format == Tournament.Format.ROUND_ROBIN:
+        planned = tournament.schedule[number - 1]
+        tables, byes = [], [e for e in planned["byes"] if e not in withdrawn]
+        for seating in planned["tables"]:
+            if withdrawn.intersection(seating):
+                # A table someone left cannot be played short-handed: the others get a bye.
+                byes += [e for e in seating if e not in withdrawn]
+            else:
+                tables.append(tuple(seating))
+        return tables, byes
+    active = _swiss_entrants(tournament)
+    if len(active) < tournament.table_size:
+        return [], [e.id for e in active]
+    paired = pairing.swiss_round(active, tournament.table_size, number)
+    return [tuple(t) for t in paired.tables], list(paired.byes)
+
+
+def _table_match(tournament: Tournament, seated: list[Entrant]) -> Match:
+    """The match of one table, through the games' one door, seated in the pairing's order:
+    seat 0 opens it, people join in turn and bots are seated by seat 0; the last seat
+    filled starts it."""
+    first = seated[0]
+    clock = (
+        {"seconds_per_move": tournament.seconds_per_move}
+        if tournament.speed == Tournament.Speed.LIVE
+        else {"days_per_move": tournament.seconds_per_move // 86400}
+    )
+    match = game_services.match_create(
+        user=first.user,
+        game=tournament.game,
+        num_players=tournament.table_size,
+        rated=tournament.rated,
+        visibility=Match.Visibility.INVITE if tournament.invite_only else Match.Visibility.PUBLIC,
+        speed=tournament.speed,
+        waits_for_players=False,
+        **clock,
+    )
+    for index, entrant in enumerate(seated[1:], start=1):
+        if entrant.is_bot:
+            game_services.match_seat_bot(match_id=match.pk, user=first.user, index=index, bot=entrant.user.bot_name)
+        else:
+            game_services.match_join(match_id=match.pk, user=entrant.user, token=match.invite_token)
+    return match
+
+
+def tournament_advance(*, tournament_id, round_number: int) -> bool:
+    """Move on from round ``round_number`` if its last match has ended: pair the next round,
+    or finish the tournament after the last. Exactly once: a second call for the same round
+    (another match that ended at the same moment, the periodic sweep) finds the tournament
+    past it and returns False, as it does while a match of the round is still being played."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if (
+            tournament is None
+            or tournament.status != Tournament.Status.RUNNING
+            or tournament.current_round != round_number
+        ):
+            return False
+        playing = Table.objects.filter(
+            round__tournament=tournament,
+            round__number=round_number,
+            match__status__in=[Match.Status.OPEN, Match.Status.ACTIVE],
+        )
+        if playing.exists():
+            return False
+        Round.objects.filter(tournament=tournament, number=round_number).update(finished_at=timezone.now())
+        active = tournament.entrants.filter(withdrawn=False).count()
+        if round_number >= tournament.rounds or active < tournament.table_size:
+            _finish(tournament)
+        else:
+            _play_round(tournament, round_number + 1)
+    return True
+
+
+def _finish(tournament: Tournament) -> None:
+    """The last round is over: write every entrant's final place and points, and the winner."""
+    table = tournament_standings(tournament)
+    entrants = {e.pk: e for e in tournament.entrants.select_related("user")}
+    for row in table:
+        entrant = entrants[row.entrant]
+        entrant.final_rank, entrant.final_points = row.rank, row.points
+    Entrant.objects.bulk_update(entrants.values(), ["final_rank", "final_points"])
+    winner = entrants[table[0].entrant] if table else None
+    tournament.winner = winner.user if winner else None
+    tournament.save(update_fields=["winner"])
+    _end(
+        tournament,
+        Tournament.Status.FINISHED,
+        f"Won by {winner.name}." if winner else "Finished.",
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Results, read back from the matches
+
+
+def match_result(players: tuple[int, ...], match_status: str, places: list, quits: list) -> standings.TableResult:
+    """One table's result: the places the match gave, those who resigned or ran out of time
+    as forfeits. An aborted match (only its first seat can abort it, before any move) counts
+    as a forfeit of that seat, the others sharing first place."""
+    if match_status == Match.Status.ABORTED:
+        places = [len(players) if i == 0 else 1 for i in range(len(players))]
+        forfeited = (players[0],)
+    else:
+        forfeited = tuple(p for p, quit in zip(players, quits, strict=True) if quit)
+    return standings.TableResult(players=tuple(players), places=tuple(places), forfeited=forfeited)
+
+
+def tournament_results(tournament: Tournament) -> list[tuple[list[standings.TableResult], list[int]]]:
+    """Every round so far, as the standings take them: its finished tables' results and its
+    byes. Tables still being played are left out (the live standings count what has ended)."""
+    seats = (
+        TableSeat.objects.filter(table__round__tournament=tournament)
+        .values_list(
+            "table__round__number", "table_id", "table__match_id", "table__match__status", "index", "entrant_id"
+        )
+        .order_by("table__round__number", "table_id", "index")
+    )
+    match_seats = {
+        (match_id, index): (place, resigned or timed_out)
+        for match_id, index, place, resigned, timed_out in Seat.objects.filter(
+            match__tournament_table__round__tournament=tournament
+        ).values_list("match_id", "index", "place", "resigned", "timed_out")
+    }
+    tables: dict[int, dict[int, list]] = defaultdict(dict)
+    for number, table_id, match_id, status, index, entrant_id in seats:
+        if status not in (Match.Status.FINISHED, Match.Status.ABORTED):
+            continue
+        table = tables[number].setdefault(table_id, [status, [], [], []])
+        place, quit = match_seats.get((match_id, index), (None, False))
+        table[1].append(entrant_id)
+        table[2].append(place or 1)
+        table[3].append(quit)
+    byes: dict[int, list[int]] = defaultdict(list)
+    for number, entrant_id in Bye.objects.filter(round__tournament=tournament).values_list(
+        "round__number", "entrant_id"
+    ):
+        byes[number].append(entrant_id)
+    return [
+        (
+            [match_result(tuple(t[1]), t[0], t[2], t[3]) for t in tables[number].values()],
+            byes[number],
+        )
+        for number in range(1, tournament.current_round + 1)
+    ]
+
+
+def tournament_standings(tournament: Tournament) -> list[standings.Standing]:
+    entrants = list(tournament.entrants.values_list("pk", "withdrawn"))
+    return standings.standings(
+        [pk for pk, _ in entrants],
+        tournament_results(tournament),
+        withdrawn=tuple(pk for pk, withdrawn in entrants if withdrawn),
+    )
+
+
+def _swiss_entrants(tournament: Tournament) -> list[pairing.Entrant]:
+    """The entrants still playing, as the Swiss pairing sees them (points, opponents met,
+    byes had, seats sat in), from the results so far."""
+    entrants = list(tournament.entrants.order_by("pk").values_list("pk", "seed_rating", "withdrawn"))
+    return standings.pairing_entrants(
+        {pk: rating for pk, rating, _ in entrants},
+        tournament_results(tournament),
+        withdrawn=[pk for pk, _, withdrawn in entrants if withdrawn],
+    )
+
+
+# --------------------------------------------------------------------------------------
+# The periodic sweep
+
+
+def start_due_tournaments() -> int:
+    """Start (or call off) every tournament whose time has come; returns how many."""
+    due = Tournament.objects.filter(status=Tournament.Status.REGISTRATION, starts_at__lte=timezone.now())
+    count = 0
+    for tournament_id in due.values_list("pk", flat=True):
+        try:
+            tournament_start(tournament_id=tournament_id)
+            count += 1
+        except Exception:
+            log.exception("Could not start tournament %s", tournament_id)
+    return count
+
+
+def advance_finished_rounds() -> int:
+    """The safety net of the advance: every running tournament whose current round has no
+    match left being played moves on (a lost task, a match aborted, a worker that died)."""
+    from django.db.models import Exists, OuterRef
+
+    playing = Table.objects.filter(
+        round__tournament=OuterRef("pk"),
+        round__number=OuterRef("current_round"),
+        match__status__in=[Match.Status.OPEN, Match.Status.ACTIVE],
+    )
+    ready = Tournament.objects.filter(status=Tournament.Status.RUNNING).exclude(Exists(playing))
+    count = 0
+    for tournament_id, number in ready.values_list("pk", "current_round"):
+        try:
+            count += tournament_advance(tournament_id=tournament_id, round_number=number)
+        except Exception:
+            log.exception("Could not advance tournament %s", tournament_id)
+    return count
