@@ -116,6 +116,10 @@ def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: 
     met = sum(r.decision == ACCEPT_H1 for r in results)
     missed = sum(r.decision == ACCEPT_H0 for r in results)
     hours = sum(r["seconds"] for r in ours) / 3600
+    timed = [r for r in ours if "cpu_seconds" in r]
+    share = sum(r["cpu_seconds"] for r in timed) / max(sum(r["seconds"] for r in timed), 1e-9)
+    load = sum(r["load"] for r in timed) / len(timed) if timed else 0.0
+    longest = max((r["think"].get("mcts-hard", {}).get("max", 0.0) for r in ours), default=0.0)
     return "\n".join(
         [
             f"Written on {info['date']} by `python -m bench.bots --report` from `bench/results/bots.jsonl`: "
@@ -145,7 +149,14 @@ def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: 
             "",
             "Per decision with more than one legal action, while the other core plays another game. "
             "*Stopped by the clock*: decisions that used at least 90% of the level's time cap, so its "
-            "iteration cap did not bind; such a level is weaker on a loaded machine.",
+            "iteration cap did not bind; such a level is weaker on a loaded machine. "
+            + (
+                f"The games got {share:.0%} of a core on average (CPU time over wall time; load average "
+                f"{load:.1f} on {info['cores']} cores while they ran). "
+                if timed
+                else ""
+            )
+            + f"MCTS Hard's longest think was {longest:.2f} s (its limit is 2 s).",
             "",
             thinking_table(records, fingerprint),
         ]
