@@ -45,6 +45,7 @@ machine; the records count, per bot, the decisions that ran into the time cap
 from __future__ import annotations
 
 import argparse
+import datetime
 import hashlib
 import json
 import multiprocessing
@@ -200,6 +201,7 @@ def play_game(task: tuple) -> dict:
         # level whose time cap binds then searched less than it would on an idle machine.
         "cpu_seconds": time.process_time() - cpu_started,
         "load": os.getloadavg()[0],
+        "finished": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "think": think,
     }
 
