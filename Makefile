@@ -54,6 +54,7 @@ lint: install
 bench: install
 	$(PY) -m bench.engines
 	$(PY) -m bench.rankings
+	$(PY) -m bench.pairing
 	$(PY) -m bench.forum_search
 	$(PY) -m bench.live
 	nice -n 10 $(PY) -m bench.bots --minutes $${BOT_MINUTES:-60} --results bench/results/bots.jsonl

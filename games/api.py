@@ -9,7 +9,7 @@ from rest_framework.response import Response
 
 from portal.api_errors import ErrorSerializer
 
-from . import selectors, services
+from . import selectors, services, takebacks
 from .engines import all_games
 from .models import ChatMessage, Match
 
@@ -24,6 +24,16 @@ HTTP_FOR_CODE = {
     "not_found": status.HTTP_404_NOT_FOUND,
     "too_many_open": status.HTTP_409_CONFLICT,
     "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
+    # Takebacks (games.takebacks): never in a rated match; otherwise the match's state says no.
+    "rated": status.HTTP_403_FORBIDDEN,
+    "not_yours": status.HTTP_403_FORBIDDEN,
+    "nothing_to_take_back": status.HTTP_409_CONFLICT,
+    "chance": status.HTTP_409_CONFLICT,
+    "moved_since": status.HTTP_409_CONFLICT,
+    "pending": status.HTTP_409_CONFLICT,
+    "declined": status.HTTP_409_CONFLICT,
+    "no_request": status.HTTP_409_CONFLICT,
+    "bots_decline": status.HTTP_409_CONFLICT,
 }
 
 
@@ -48,6 +58,15 @@ class MatchCreateSerializer(serializers.Serializer):
 class ActSerializer(serializers.Serializer):
     action = serializers.CharField(max_length=64)
     version = serializers.IntegerField()
+
+
+class TakebackRequestSerializer(serializers.Serializer):
+    version = serializers.IntegerField(help_text="The version of the position the request is about.")
+
+
+class TakebackAnswerSerializer(serializers.Serializer):
+    accept = serializers.BooleanField()
+    version = serializers.IntegerField(help_text="The version of the position the answer is about.")
 
 
 class BotSeatSerializer(serializers.Serializer):
@@ -112,6 +131,13 @@ class ChatMessageOutSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
 
 
+class TakebackOutSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="The seat asking to take back its last move.")
+    accepted = serializers.ListField(child=serializers.IntegerField(), help_text="Seats that accepted.")
+    waiting = serializers.ListField(child=serializers.IntegerField(), help_text="Seats still to answer.")
+    declined_by = serializers.IntegerField(allow_null=True, help_text="The seat that declined, if one did.")
+
+
 class SnapshotSerializer(serializers.Serializer):
     """A match as one person sees it: their seat's view and legal actions (selectors.match_payload)."""
 
@@ -130,6 +156,9 @@ class SnapshotSerializer(serializers.Serializer):
     view = serializers.DictField(help_text="The game's own view for this seat: never a secret of another.")
     legal_actions = LegalActionSerializer(many=True)
     moves = serializers.IntegerField()
+    takeback = TakebackOutSerializer(
+        allow_null=True, help_text="A request to take back a move, while it holds (casual matches only)."
+    )
     chat = ChatMessageOutSerializer(many=True, required=False)
 
 
@@ -330,3 +359,40 @@ def match_chat(request, match_id):
             return error_response(exc)
         return Response(services.chat_json(message), status=status.HTTP_201_CREATED)
     return Response(selectors.match_payload(match, request.user)["chat"])
+
+
+def _takeback(request, match_id, serializer_class, service, message: str) -> Response:
+    serializer = serializer_class(data=request.data)
+    if not serializer.is_valid():
+        return Response({"code": "bad_request", "message": message, "errors": serializer.errors}, status=400)
+    try:
+        service(match_id=match_id, user=request.user, **serializer.validated_data)
+    except services.MatchError as exc:
+        match = selectors.match_with_seats(match_id)
+        return error_response(exc, match if match and services.can_view(match, request.user) else None, request.user)
+    return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
+
+
+@extend_schema(request=TakebackRequestSerializer, responses={200: SnapshotSerializer, **MATCH_WRITE_ERRORS})
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def match_takeback(request, match_id):
+    """Ask to take back your last move (casual matches): the snapshot shows the request, or,
+    if only bots had to agree, the position without the move."""
+    return _takeback(
+        request, match_id, TakebackRequestSerializer, takebacks.takeback_request, "Send the version you see."
+    )
+
+
+@extend_schema(request=TakebackAnswerSerializer, responses={200: SnapshotSerializer, **MATCH_WRITE_ERRORS})
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def match_takeback_answer(request, match_id):
+    """Accept or decline the other player's request to take back their move."""
+    return _takeback(
+        request,
+        match_id,
+        TakebackAnswerSerializer,
+        takebacks.takeback_answer,
+        "Send accept (true or false) and the version you see.",
+    )

@@ -16,4 +16,6 @@ urlpatterns = [
     path("matches/<row_id:match_id>/resign/", api.match_resign, name="api-match-resign"),
     path("matches/<row_id:match_id>/abort/", api.match_abort, name="api-match-abort"),
     path("matches/<row_id:match_id>/chat/", api.match_chat, name="api-match-chat"),
+    path("matches/<row_id:match_id>/takeback/", api.match_takeback, name="api-match-takeback"),
+    path("matches/<row_id:match_id>/takeback/answer/", api.match_takeback_answer, name="api-match-takeback-answer"),
 ]

@@ -2,9 +2,13 @@
 
 Client -> server frames: {"type": "act", "action": str, "version": int},
 {"type": "snapshot"}, {"type": "sync", "version": int} (a snapshot follows only if that is not
-the latest version), {"type": "chat", "text": str}, {"type": "ping"}.
+the latest version), {"type": "chat", "text": str}, {"type": "ping"},
+{"type": "takeback_request", "version": int} and {"type": "takeback_answer", "accept": bool,
+"version": int} (casual matches: ``games.takebacks``).
 Server -> client: {"type": "snapshot", ...payload}, {"type": "ack", "version": int},
-{"type": "error", "code": str, "message": str}, {"type": "chat", "message": {...}}, {"type": "pong"}.
+{"type": "error", "code": str, "message": str}, {"type": "chat", "message": {...}}, {"type": "pong"},
+{"type": "takeback", "version": int, "takeback": {...} | null} (a request asked or answered; once
+taken back, the new version's snapshot follows instead).
 Every change is broadcast as ``match.updated`` carrying the new version's payloads, built once
 by the process that committed it (one per seat, one for spectators): each socket forwards its
 own user's and runs no query. Every update is a whole snapshot (less the chat), so a socket
@@ -31,7 +35,7 @@ from django.conf import settings
 
 from portal import json_limits
 
-from . import selectors, services, state_cache
+from . import selectors, services, state_cache, takebacks
 from .groups import MATCH_UPDATED, match_group, match_players_group
 from .models import Match
 
@@ -136,6 +140,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.sync(frame)
         elif kind == "chat":
             await self.chat(frame)
+        elif kind == "takeback_request":
+            await self.takeback(takebacks.takeback_request, version=frame.get("version"))
+        elif kind == "takeback_answer":
+            await self.takeback(takebacks.takeback_answer, accept=frame.get("accept"), version=frame.get("version"))
         elif kind == "ping":
             await self.send_json({"type": "pong"})
         else:
@@ -169,6 +177,18 @@ class MatchConsumer(AsyncWebsocketConsumer):
         elif outcome.error is not None and outcome.error.code in ("stale", "finished"):
             await self.send_snapshot(force=True)
 
+    async def takeback(self, service, **kwargs):
+        """Ask to take back a move, or answer such a request: a refusal is an error frame (and,
+        if the position moved on, the current snapshot); what changed reaches every socket."""
+        outcome = await _db(services.deferred)(service, match_id=self.match_id, user=self.user, **kwargs)
+        if outcome.error is None:
+            await self._send_own_update(outcome)
+        else:
+            await self.send_error(outcome.error.code, outcome.error.message)
+        await publish(outcome)
+        if outcome.error is not None and outcome.error.code in ("stale", "finished"):
+            await self.send_snapshot(force=True)
+
     async def _send_own_update(self, outcome: services.Deferred) -> None:
         """The mover's page draws its move from the update its move made, sent here at once
         rather than after a trip through the channel layer (the group's copy is then
@@ -183,8 +203,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def sync(self, frame):
         """The page says which version it shows (now and then, while the match goes on): a
-        snapshot if that is not the latest, as when the update was lost on the way."""
-        if await self._current_version() != frame.get("version"):
+        snapshot if that is not the latest, as when the update was lost on the way. A page
+        that also says which takeback request it shows (``takeback``) gets one if that changed."""
+        version, takeback = await self._current_version()
+        if version != frame.get("version") or ("takeback" in frame and frame["takeback"] != takeback):
             await self.send_snapshot(force=True)
 
     async def chat(self, frame):
@@ -216,6 +238,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
             before = (catch_up["from_version"], catch_up["from_moves"])
             state_cache.advance(int(self.match_id), *before, event["version"], catch_up["actions"])
 
+    async def match_takeback(self, event):
+        """A request to take back a move was asked or answered: public to every audience. The
+        version tells the page which position it is about."""
+        await self.send_json({"type": "takeback", "version": event["version"], "takeback": event["takeback"]})
+
     async def chat_message(self, event):
         await self.send_json({"type": "chat", "message": event["message"]})
 
@@ -246,8 +273,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return True, seated
 
     @_db
-    def _current_version(self) -> int | None:
-        return Match.objects.filter(pk=self.match_id).values_list("version", flat=True).first()
+    def _current_version(self) -> tuple[int | None, dict | None]:
+        """The match's version and its takeback request as pages show it, in one query."""
+        row = Match.objects.filter(pk=self.match_id).values_list("version", "status", "takeback").first()
+        if row is None:
+            return None, None
+        return row[0], selectors.public_takeback(row[2], row[0], row[1])
 
     @_db
     def _payload(self):

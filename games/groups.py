@@ -7,6 +7,8 @@ between a move and the opponent who must answer it.
 
 MATCH_UPDATED = "match.updated"
 CHAT_MESSAGE = "chat.message"
+# A request to take back a move was asked, answered or declined (games.takebacks).
+MATCH_TAKEBACK = "match.takeback"
 
 
 def match_group(match_id: int) -> str:

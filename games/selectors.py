@@ -77,6 +77,25 @@ def clock_json(match: Match) -> dict:
     }
 
 
+def takeback_json(match: Match) -> dict | None:
+    """The request to take back a move, as everyone may see it, while it holds (asked at the
+    match's current version; any move lapses it): who asked, who accepted, who is still to
+    answer, and who declined (then it is over until the next move). None when there is none."""
+    return public_takeback(match.takeback, match.version, match.status)
+
+
+def public_takeback(request: dict | None, version: int, status: str) -> dict | None:
+    """``takeback_json`` from the match row's columns alone."""
+    if not request or request.get("version") != version or status != Match.Status.ACTIVE:
+        return None
+    return {
+        "seat": request["seat"],
+        "accepted": request["accepted"],
+        "waiting": request["waiting"],
+        "declined_by": request.get("declined_by"),
+    }
+
+
 def legal_actions_json(match: Match, state, seat: int | None) -> list[dict]:
     if seat is None or match.status != Match.Status.ACTIVE or state.current_player() != seat:
         return []
@@ -103,6 +122,7 @@ def _payload(match: Match, state, seat: int | None, seats_part: list[dict], cloc
         "view": view,
         "legal_actions": legal_actions_json(match, state, seat),
         "moves": len(state.history),
+        "takeback": takeback_json(match),
     }
 
 

@@ -767,7 +767,11 @@ def _publish_update(match: Match, seats: list[Seat] | None, state, new_moves: li
     # outcomes unmasked) that lead from the previous version to this one.
     actions = [action for _, _, action in new_moves or ()]
     catch_up = {"from_version": match.version - 1, "from_moves": len(state.history) - len(actions), "actions": actions}
-    everyone = {"type": MATCH_UPDATED, **payloads, "catch_up": catch_up}
+    if getattr(match, "_rewound", False):
+        catch_up = None  # moves were taken back (games.takebacks): no appending catches up
+    # Who is to move, for the sockets that only count whose turn it is (notifications' /ws/me/).
+    turn = match.to_move if match.status == Match.Status.ACTIVE else None
+    everyone = {"type": MATCH_UPDATED, **payloads, "catch_up": catch_up, "match_id": match.pk, "to_move": turn}
     spectators = {**everyone, "seats": []}
     _group_send(match.pk, everyone, spectators)
 

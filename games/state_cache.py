@@ -4,8 +4,10 @@ The truth is the Move rows; a state is remembered under its match's version only
 transaction that made that version has committed, so a rolled-back change never poisons it.
 A process that is behind (another process or a worker made the last moves) catches up from
 the actions the move's update carried (``advance``), or else by reading and applying only the
-moves it has not seen, instead of replaying the whole game. Moves are only ever appended.
-Callers always get their own clone.
+moves it has not seen, instead of replaying the whole game. Moves are appended, except when
+a casual match takes moves back (``games.takebacks``): that makes a new version and notes it in
+``Match.rewound_version``, and a state remembered from before it is replayed afresh, never
+caught up by appending. Callers always get their own clone.
 """
 
 from collections import OrderedDict
@@ -33,6 +35,8 @@ def load(match) -> State:
         version, known = entry
         if version == match.version:
             return known.clone()
+    if entry is not None and _rewound_since(match, entry[0]):
+        entry = None  # moves were taken back since: the remembered state is not a prefix
     if entry is not None and entry[0] < match.version:
         state = entry[1].clone()
         newer = match.moves.filter(index__gte=len(state.history)).order_by("index")
@@ -45,6 +49,11 @@ def load(match) -> State:
     if len(state.history) == getattr(match, "moves_read", len(state.history)):
         remember(match.pk, match.version, state)
     return state
+
+
+def _rewound_since(match, version: int) -> bool:
+    """Whether moves of ``match`` were taken back after ``version`` (read with the match row)."""
+    return version < (match.rewound_version or 0)
 
 
 def remember(match_id: int, version: int, state: State) -> None:

@@ -1,11 +1,14 @@
 from django.urls import path
 
-from . import converters, views  # noqa: F401  (converters registers row_id)
+from . import converters, learn_views, views  # noqa: F401  (converters registers row_id)
 
 urlpatterns = [
     path("games/", views.game_list, name="game-list"),
     path("games/<slug:slug>/", views.game_detail, name="game-detail"),
     path("games/<slug:slug>/rules/", views.game_rules, name="game-rules"),
+    path("games/<slug:slug>/learn/", learn_views.learn_page, name="game-learn"),
+    path("games/<slug:slug>/learn/move/", learn_views.learn_move, name="game-learn-move"),
+    path("games/<slug:slug>/learn/restart/", learn_views.learn_restart, name="game-learn-restart"),
     path("play/", views.lobby, name="lobby"),
     path("play/new/", views.match_new, name="match-new"),
     path("play/computer/", views.play_computer, name="play-computer"),

@@ -13,6 +13,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.urls import re_path  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from notifications.routing import websocket_urlpatterns as me_urlpatterns  # noqa: E402
 from portal.sockets import SocketsPerAddressLimit, UnknownPathConsumer  # noqa: E402
 
 # A path no route serves is refused at the handshake (URLRouter alone raises: a 500 and a
@@ -23,7 +24,9 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": SocketsPerAddressLimit(
-            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns + unknown_path)))
+            AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns + me_urlpatterns + unknown_path))
+            )
         ),
     }
 )

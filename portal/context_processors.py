@@ -22,6 +22,7 @@ SITE_LINKS = {
     "my_matches": "my-matches",
     "profile_edit": "profile-edit",
     "change_password": "account_change_password",
+    "notifications": "notifications",
 }
 
 

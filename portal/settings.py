@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "games",
     "rankings",
     "forums",
+    "notifications",
     "portal",
 ]
 
@@ -188,6 +189,7 @@ CELERY_TASK_TIME_LIMIT = 60
 CELERY_BEAT_SCHEDULE = {
     "enforce-clocks": {"task": "games.tasks.enforce_clocks", "schedule": 5.0},
     "expire-open-matches": {"task": "games.tasks.expire_open_matches", "schedule": 300.0},
+    "sweep-your-turn": {"task": "notifications.tasks.sweep_your_turn", "schedule": 60.0},
 }
 
 # --- Accounts ----------------------------------------------------------------------------
@@ -403,3 +405,8 @@ CORRESPONDENCE_DAYS_DEFAULT = 3
 # called off (its players told) once nothing has happened to it for this many hours.
 MAX_OPEN_MATCHES_PER_PERSON = env.int("MAX_OPEN_MATCHES_PER_PERSON", default=5)
 OPEN_MATCH_EXPIRY_HOURS = env.float("OPEN_MATCH_EXPIRY_HOURS", default=24)
+# Your-turn e-mail of correspondence matches (notifications): sent only to people away from the
+# site this long, at most once per match in this many hours; links in it start with SITE_URL.
+NOTIFY_AWAY_MINUTES = env.int("NOTIFY_AWAY_MINUTES", default=10)
+TURN_MAIL_EVERY_HOURS = env.int("TURN_MAIL_EVERY_HOURS", default=6)
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")

@@ -14,8 +14,10 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("rankings.urls")),
     path("", include("forums.urls")),
+    path("", include("notifications.urls")),
     path("api/", include("games.api_urls")),
     path("api/", include("rankings.api_urls")),
+    path("api/", include("notifications.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # Swagger UI with its set-up script served as a file (?script), under the site's CSP.
     path(

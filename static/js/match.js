@@ -1,6 +1,10 @@
 // The live match page: keeps a socket to the server, draws the seat's view with the game's
 // renderer (static/games/<slug>.js), lists every legal action as a button, and steps
-// through a replay once the match is over.
+// through a replay once the match is over. The board, the score and the action buttons are
+// drawn by board-view.js, which the lessons share.
+
+import * as boardView from "./board-view.js";
+import { showYourTurn } from "./your-turn.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -24,6 +28,9 @@ const els = {
   turnWho: document.getElementById("turn-who"),
   turnClock: document.getElementById("turn-clock"),
   clockWarning: document.getElementById("clock-warning"),
+  takeback: document.getElementById("takeback"),
+  takebackStatus: document.getElementById("takeback-status"),
+  takebackButtons: document.getElementById("takeback-buttons"),
 };
 
 let payload = JSON.parse(document.getElementById("match-payload").textContent);
@@ -37,12 +44,7 @@ let clockTimer = null;
 let clockExpiredAsked = false;
 let clockWarned = false;
 
-function text(tag, content, cls) {
-  const el = document.createElement(tag);
-  if (content !== undefined && content !== null) el.textContent = content;
-  if (cls) el.className = cls;
-  return el;
-}
+const { text, plural } = boardView;
 
 function showBanner(message) {
   els.banner.textContent = message;
@@ -66,17 +68,71 @@ function moveWords(label) {
   return String(label).replace(/\bSeat (\d+)\b/g, (whole, n) => (payload.seat_names || [])[n - 1] || whole);
 }
 
-// "1 point", "2 points".
-function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many || `${one}s`}`;
-}
-
 function act(action) {
   if (pending || !socket || socket.readyState !== WebSocket.OPEN) return;
   pending = true;
   showError("");
   els.actions.querySelectorAll("button").forEach((b) => (b.disabled = true));
   socket.send(JSON.stringify({ type: "act", action, version: payload.version }));
+}
+
+// Takebacks (casual matches): a player may ask to take back their last move while nobody
+// else has moved since; every other person accepts or declines. The server decides; the
+// buttons only show what may make sense, and a refusal comes back as an error.
+function sendTakeback(frame) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  showError("");
+  els.takebackButtons.querySelectorAll("button").forEach((b) => (b.disabled = true));
+  socket.send(JSON.stringify({ ...frame, version: payload.version }));
+}
+
+function takebackButton(label, id, frame, cls = "button") {
+  const b = text("button", label, cls);
+  b.type = "button";
+  b.id = id;
+  b.addEventListener("click", () => sendTakeback(frame));
+  return b;
+}
+
+function names(seats) {
+  return seats.map(seatName).join(", ");
+}
+
+function lastMoveIsMine() {
+  const last = els.moves.lastElementChild;
+  return Boolean(last) && payload.seat !== null && last.dataset.seat === String(payload.seat);
+}
+
+function renderTakeback() {
+  if (!els.takeback) return;
+  const tb = payload.takeback;
+  const seated = payload.seat !== null && payload.seat !== undefined;
+  els.takebackButtons.replaceChildren();
+  if (payload.status !== "active" || payload.rated || (!tb && !seated)) {
+    els.takeback.hidden = true;
+    return;
+  }
+  let status = "";
+  if (tb && tb.declined_by !== null) {
+    status = `${seatName(tb.declined_by)} declined to take back ${tb.seat === payload.seat ? "your" : `${seatName(tb.seat)}'s`} move.`;
+  } else if (tb && tb.seat === payload.seat) {
+    status = `You asked to take back your last move: waiting for ${names(tb.waiting)}.`;
+  } else if (tb) {
+    status = `${seatName(tb.seat)} asks to take back their last move.`;
+    if (tb.waiting.includes(payload.seat)) {
+      els.takebackButtons.append(
+        takebackButton("Accept", "takeback-accept", { type: "takeback_answer", accept: true }, "button primary"),
+        takebackButton("Decline", "takeback-decline", { type: "takeback_answer", accept: false }),
+      );
+    } else if (tb.waiting.length) {
+      status += ` Waiting for ${names(tb.waiting)}.`;
+    }
+  } else if (lastMoveIsMine()) {
+    els.takebackButtons.append(takebackButton("Ask to take back", "takeback-ask", { type: "takeback_request" }));
+  }
+  els.takebackStatus.textContent = status;
+  els.takebackStatus.hidden = !status;
+  els.takeback.hidden = !status && !els.takebackButtons.children.length;
 }
 
 function renderSeats() {
@@ -164,56 +220,11 @@ function tickClock() {
 }
 
 function renderScore(view) {
-  els.score.replaceChildren();
-  const table = text("table", null, "table score-table");
-  const breakdown = view.score_breakdown || [];
-  const body = document.createElement("tbody");
-  (view.scores || []).forEach((score, i) => {
-    const row = document.createElement("tr");
-    const th = text("th", null, "name-cell");
-    th.scope = "row";
-    th.append(text("span", seatName(i), "name"));
-    th.title = seatName(i);
-    row.append(th, text("td", String(score), "num"));
-    row.append(breakdownCell(breakdown[i] || []));
-    body.append(row);
-  });
-  table.append(body);
-  els.score.append(table);
-}
-
-// A seat's score breakdown, folded: the line items in a small table behind "how".
-function breakdownCell(parts) {
-  const td = text("td", null, "breakdown");
-  if (!parts.length) return td;
-  const details = document.createElement("details");
-  details.append(text("summary", plural(parts.length, "item")));
-  const table = text("table", null, "breakdown-table");
-  for (const [label, pts] of parts) {
-    const tr = document.createElement("tr");
-    tr.append(text("td", label), text("td", String(pts), "num"));
-    table.append(tr);
-  }
-  details.append(table);
-  td.append(details);
-  return td;
+  boardView.renderScore(els.score, view, seatName);
 }
 
 function renderActions() {
-  els.actions.replaceChildren();
-  const legal = payload.legal_actions || [];
-  if (!legal.length) return;
-  const list = text("ul", null, "action-list");
-  for (const { action, label } of legal) {
-    const li = document.createElement("li");
-    const b = text("button", label, "button action");
-    b.type = "button";
-    b.dataset.action = action;
-    b.addEventListener("click", () => act(action));
-    li.append(b);
-    list.append(li);
-  }
-  els.actions.append(list);
+  boardView.renderActions(els.actions, payload.legal_actions || [], act);
 }
 
 function renderResult() {
@@ -271,28 +282,14 @@ function tieNote(seat, ranked, k, tieBreaks) {
   return `(ahead of ${seatName(next.index)} on the tie-break: ${tieBreaks.labels[i]}, ${mine[i]} to ${theirs[i]})`;
 }
 
-async function loadRenderer() {
-  try {
-    const module = await import(root.dataset.renderer);
-    renderer = module.default || module;
-  } catch (err) {
-    renderer = null;
-  }
-}
-
 function drawBoard(view, interactive) {
-  els.board.replaceChildren();
-  if (renderer && renderer.render) {
-    renderer.render(els.board, view, {
-      seat: payload.seat,
-      seats: payload.seats,
-      seatNames: payload.seat_names || [],
-      legal: interactive ? payload.legal_actions || [] : [],
-      act: interactive ? act : () => {},
-    });
-  } else {
-    els.board.append(text("pre", JSON.stringify(view, null, 1), "raw-view"));
-  }
+  boardView.drawBoard(els.board, renderer, view, {
+    seat: payload.seat,
+    seats: payload.seats,
+    seatNames: payload.seat_names || [],
+    legal: interactive ? payload.legal_actions || [] : [],
+    act: interactive ? act : () => {},
+  });
 }
 
 function render() {
@@ -306,6 +303,8 @@ function render() {
   renderScore(view);
   renderActions();
   renderResult();
+  showYourTurn(payload);
+  renderTakeback();
   if (replayFrames === null) drawBoard(view, true);
 }
 
@@ -336,6 +335,7 @@ function applySnapshot(snapshot) {
 function moveItem(m) {
   const li = text("li", null, m.seat === null ? "move chance" : "move");
   li.dataset.index = m.index;
+  if (m.seat !== null) li.dataset.seat = m.seat;
   li.append(text("span", `${m.index + 1}.`, "move-no"));
   const words = `${m.seat === null ? "Chance" : seatName(m.seat)}: ${moveWords(m.label || m.action)}`;
   if (payload.status === "finished" || payload.status === "aborted") {
@@ -357,7 +357,10 @@ function extendMoves(snapshot) {
     els.moves.append(...added.map(moveItem));
     els.moves.scrollTop = els.moves.scrollHeight;
   }
+  // Moves taken back (a casual match) leave the list: the rest is unchanged.
+  while (els.moves.children.length > snapshot.moves) els.moves.lastElementChild.remove();
   if (els.moves.children.length !== snapshot.moves) loadMoves();
+  renderTakeback();
 }
 
 // The move list follows the board: one request at a time, at most one every 1.5 s, and a
@@ -387,6 +390,7 @@ async function loadMoves() {
       const moves = await res.json();
       els.moves.replaceChildren(...moves.map(moveItem));
       els.moves.scrollTop = els.moves.scrollHeight;
+      renderTakeback();
       if (moves.length < payload.moves) movesAgain = true; // an update came while we asked
     }
   } catch (err) {
@@ -429,6 +433,10 @@ function connect() {
       pending = false;
       showError(msg.message);
       render(); // back to the last good state
+    } else if (msg.type === "takeback") {
+      if (msg.version !== payload.version) return; // about another position: its snapshot follows
+      payload.takeback = msg.takeback;
+      renderTakeback();
     } else if (msg.type === "chat") {
       els.chat.append(chatItem(msg.message));
       els.chat.scrollTop = els.chat.scrollHeight;
@@ -548,11 +556,11 @@ const SYNC_EVERY_MS = 20000;
 setInterval(() => {
   if (payload.status !== "active" && payload.status !== "open") return;
   if (document.hidden || !socket || socket.readyState !== WebSocket.OPEN) return;
-  socket.send(JSON.stringify({ type: "sync", version: payload.version }));
+  socket.send(JSON.stringify({ type: "sync", version: payload.version, takeback: payload.takeback ?? null }));
 }, SYNC_EVERY_MS);
 window.matchClient = { act, get payload() { return payload; }, get socket() { return socket; } };
 
-await loadRenderer();
+renderer = await boardView.loadRenderer(root.dataset.renderer);
 if (payload.chat) renderChat(payload.chat);
 render();
 loadMoves();

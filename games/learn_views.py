@@ -1,0 +1,113 @@
+"""Learn by playing: a game's scripted lesson on the real board, without a match or a socket.
+
+The server holds the lesson: the page shows the learner's view of the current position and
+posts the action the learner chose; the answer is the next position, or a hint and the same
+position. The learner's progress (how many of their actions they have played) lives in the
+session, so a reload comes back to the same step.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from portal import json_limits
+
+from .forms import UNTIMED
+from .seat_names import seat_names
+from .tutorials import Position, answer, get_tutorial, position
+
+SESSION_KEY = "lessons"
+# The level the closing step offers: the gentlest thinking bot.
+LESSON_BOT = "mcts-easy"
+
+
+def _tutorial_or_404(slug):
+    try:
+        return get_tutorial(slug)
+    except KeyError:
+        raise Http404("No lesson for this game") from None
+
+
+def _progress(request, slug) -> int:
+    value = request.session.get(SESSION_KEY, {}).get(slug, 0)
+    return value if isinstance(value, int) else 0
+
+
+def _save_progress(request, slug, progress: int) -> None:
+    lessons = dict(request.session.get(SESSION_KEY, {}))
+    lessons[slug] = progress
+    request.session[SESSION_KEY] = lessons
+
+
+def lesson_payload(here: Position) -> dict:
+    """What the page draws: the learner's view, their legal actions in words, the step's
+    words. The taught action itself is not in it: the server says whether a move is it."""
+    tutorial = here.tutorial
+    state = here.state
+    view = state.view(tutorial.seat)
+    label = tutorial.game.action_label
+    steps = tutorial.steps
+    current = None if here.finished else steps[here.step]
+    return {
+        "game": tutorial.slug,
+        "seat": tutorial.seat,
+        "seats": [{"index": i, "username": name} for i, name in enumerate(tutorial.names)],
+        "seat_names": seat_names(list(tutorial.names), view.get("seat_colours")),
+        "view": view,
+        "legal_actions": (
+            [] if here.finished else [{"action": a, "label": label(a)} for a in state.legal_actions()]
+        ),
+        "progress": here.progress,
+        "step": here.step,
+        "steps": [s.title for s in steps],
+        "title": current.title if current else "You know the basics",
+        "prompt": current.prompt if current else tutorial.closing,
+        "done": here.just_done,
+        "finished": here.finished,
+    }
+
+
+def learn_page(request, slug):
+    tutorial = _tutorial_or_404(slug)
+    here = position(slug, _progress(request, slug))
+    context = {
+        "game": tutorial.game,
+        "tutorial": tutorial,
+        "lesson": lesson_payload(here),
+        "match_terms": {"game": slug, "num_players": tutorial.num_players, "bot": LESSON_BOT, "time_control": UNTIMED},
+    }
+    return render(request, "games/learn.html", context)
+
+
+@require_POST
+def learn_move(request, slug):
+    """``{"action": "...", "progress": n}``: the learner's move at step ``progress``. Always
+    answers the position to show; ``ok`` says whether the move was the taught one."""
+    _tutorial_or_404(slug)
+    try:
+        data = json_limits.loads(request.body)
+    except json_limits.JSONRejected as exc:
+        return JsonResponse({"code": "bad_request", "message": str(exc)}, status=400)
+    action = data.get("action") if isinstance(data, dict) else None
+    shown = data.get("progress") if isinstance(data, dict) else None
+    if not isinstance(action, str) or not isinstance(shown, int) or isinstance(shown, bool):
+        message = 'Send {"action": "...", "progress": n}: the move and the step the page shows.'
+        return JsonResponse({"code": "bad_request", "message": message}, status=400)
+    progress = _progress(request, slug)
+    if shown != progress:  # another tab moved the lesson on, or back to its start
+        here = position(slug, progress)
+        hint = "The lesson moved on in another window: here is where it stands."
+        return JsonResponse({"ok": False, "hint": hint, "lesson": lesson_payload(here)})
+    result = answer(slug, progress, action)
+    if result.ok:
+        _save_progress(request, slug, result.position.progress)
+    return JsonResponse({"ok": result.ok, "hint": result.hint, "lesson": lesson_payload(result.position)})
+
+
+@require_POST
+def learn_restart(request, slug):
+    _tutorial_or_404(slug)
+    _save_progress(request, slug, 0)
+    return redirect("game-learn", slug=slug)

@@ -1,0 +1,106 @@
+"""Learn Territories: farm houses, a fence that must be continued, closing it, land by farm houses."""
+
+from . import Step, Tutorial
+
+TUTORIAL = Tutorial(
+    slug="territories",
+    num_players=2,
+    seat=0,
+    names=("You", "Computer"),
+    intro=(
+        "You play Yellow against Red. First both of you place farm houses, then you take turns "
+        "laying trunks (fence pieces) along the lines between squares. Land fenced off with "
+        "only your farm houses in it is yours."
+    ),
+    setup=("first:0",),
+    steps=(
+        Step(
+            title="Farm houses",
+            prompt=(
+                "The eight dashed spots take farm houses: Yellow places 1, Red 2, Yellow 2, Red 2, "
+                "Yellow the last. Take the left half of the board: your farm houses go on b2, d2, a5 "
+                "and c5, one at a time."
+            ),
+            play=(
+                "farm:b2",
+                "farm:f2",
+                "farm:h2",
+                "farm:d2",
+                "farm:a5",
+                "farm:e5",
+                "farm:g5",
+                "farm:c5",
+            ),
+            hint="Place your farm houses on the dashed spots b2, d2, a5 and c5.",
+            done="All eight farm houses stand: yours on the left, Red's on the right.",
+        ),
+        Step(
+            title="The first trunk",
+            prompt=(
+                "Now trunks. The very first trunk of the game must touch the border. "
+                "Lay the trunk between c1 and d1, down from the top edge."
+            ),
+            play=("trunk:c1-d1", "trunk:c2-d2"),
+            hint="Click the line between c1 and d1, at the top of the board.",
+            done=(
+                "Red had to continue your fence from its open end: while a fence has an open end, "
+                "the next trunk, whoever lays it, must go on from there."
+            ),
+            expect={"to_move": 0},
+        ),
+        Step(
+            title="Continue the fence",
+            prompt=(
+                "The fence now ends in the open, below c2 and d2. It is your turn to go on from "
+                "that end: turn west and lay the trunk between c2 and c3."
+            ),
+            play=("trunk:c2-c3", "trunk:b2-b3"),
+            hint="Lay the trunk between c2 and c3, going west from the fence's open end.",
+            done="Red went on west too. One more trunk reaches the left border.",
+        ),
+        Step(
+            title="Close the fence",
+            prompt=(
+                "Lay the trunk between a2 and a3: the fence reaches the border and cuts the corner "
+                "off. The corner holds only your farm house, so its 5 land squares are yours."
+            ),
+            play=("trunk:a2-a3",),
+            hint="Close the fence at the left border: the trunk between a2 and a3.",
+            done=(
+                "Fenced off: 5 points for Yellow. Whoever closes a fence lays another trunk at once, "
+                "so it is your turn again."
+            ),
+            expect={"scores": [5, 0], "to_move": 0},
+        ),
+        Step(
+            title="A new fence",
+            prompt=(
+                "A new fence must start from a trunk already placed (the border alone is not enough "
+                "any more). Start one under your farm house on d2: the trunk between d2 and d3."
+            ),
+            play=("trunk:d2-d3", "trunk:e2-e3"),
+            hint="Start from the end of your first fence: the trunk between d2 and d3.",
+            done="Red had to follow your new fence east.",
+        ),
+        Step(
+            title="Land goes by farm houses",
+            prompt=(
+                "Turn the fence up towards the top edge: lay the trunk between e2 and f2. "
+                "Red's farm house on f2 stays outside."
+            ),
+            play=("trunk:e2-f2", "trunk:e1-f1"),
+            hint="Lay the trunk between e2 and f2, going up from the fence's open end.",
+            done=(
+                "Red closed the fence, but land belongs to the farm houses inside: d1, e1 and e2 hold "
+                "only your farm house, so they are yours too. 8 points to 0."
+            ),
+            expect={"scores": [8, 0], "to_move": 1},
+        ),
+    ),
+    closing=(
+        "The game ends as soon as no area holds farm houses of both colours; then each of you scores "
+        "the land of the areas holding only your farm houses, and more land wins. One rule guards "
+        "the end: no trunk may spoil land, so a fence must always be able to leave farm houses on "
+        "both of its sides. Now play a whole game."
+    ),
+)

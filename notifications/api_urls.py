@@ -1,0 +1,5 @@
+from django.urls import path
+
+from . import api
+
+urlpatterns = [path("notifications/", api.NotificationList.as_view(), name="api-notifications")]

@@ -1,0 +1,79 @@
+from django.conf import settings
+from django.db import models
+
+
+class Notification(models.Model):
+    """Something that happened for one person: listed on their notification centre page and
+    counted, while unread, in the header."""
+
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn", "Your turn"
+        MATCH_FINISHED = "match_finished", "Match finished"
+        CHALLENGE_RECEIVED = "challenge_received", "Challenge received"
+        REMATCH_OFFERED = "rematch_offered", "Rematch offered"
+        FORUM_REPLY = "forum_reply", "Forum reply"
+
+    TEXT_MAX = 300
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    text = models.CharField(max_length=TEXT_MAX)
+    url = models.CharField(max_length=300, blank=True)
+    # What the event is about, so the same event is never told twice ("turn:12:<deadline>",
+    # "topic:5" while a reply there is unread); blank when every event stands alone.
+    key = models.CharField(max_length=80, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    read = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        indexes = [
+            # The header's unread count and the centre's pages.
+            models.Index(fields=["user", "read"], name="notification_unread"),
+            models.Index(fields=["user", "-created"], name="notification_recent"),
+            # The sweep's unread your-turn notifications, whose turns may have been played.
+            models.Index(
+                fields=["user"], condition=models.Q(kind="your_turn", read=False), name="notification_turns_unread"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.user_id}: {self.text[:40]}"
+
+    def get_absolute_url(self):
+        return self.url or "/notifications/"
+
+
+class NotificationSettings(models.Model):
+    """One person's choices about being told things, and when they were last on the site
+    (any page holds the per-user socket, which notes it): mail goes only to people away."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_settings"
+    )
+    email_your_turn = models.BooleanField(
+        "E-mail me when it is my turn in a correspondence match",
+        default=True,
+        help_text="At most one message per match every few hours, and only while you are away from the site.",
+    )
+    last_seen = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "notification settings"
+
+    def __str__(self):
+        return f"Notification settings of {self.user_id}"
+
+
+class TurnMail(models.Model):
+    """When a person was last mailed about a match waiting for them: the batching window."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    sent_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "match"], name="unique_turn_mail")]
+
+    def __str__(self):
+        return f"{self.user_id} mailed about {self.match_id} at {self.sent_at:%Y-%m-%d %H:%M}"

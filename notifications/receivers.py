@@ -1,0 +1,47 @@
+"""What turns the site's signals into notifications. Every signal here is sent after commit;
+a failure is logged and never spoils the change that sent it."""
+
+from __future__ import annotations
+
+import logging
+
+from . import services, tasks
+from .live import tell_users
+from .models import Notification
+
+log = logging.getLogger(__name__)
+
+
+def match_finished(sender, match_id, **kwargs) -> None:
+    """Sent by the move that ended a match: its people are told in a task, off that move."""
+    try:
+        tasks.notify_match_finished.delay(match_id)
+    except Exception:
+        log.exception("Could not queue the notifications of finished match %s", match_id)
+
+
+def challenge_received(sender, challenge_id, user_id, text, url, **kwargs) -> None:
+    services.notify(
+        user_ids=[user_id],
+        kind=Notification.Kind.CHALLENGE_RECEIVED,
+        text=text,
+        url=url,
+        key=f"challenge:{challenge_id}",
+    )
+
+
+def rematch_offered(sender, match_id, user_ids, text, url, **kwargs) -> None:
+    services.notify(
+        user_ids=user_ids, kind=Notification.Kind.REMATCH_OFFERED, text=text, url=url, key=f"rematch:{match_id}"
+    )
+
+
+def seats_changed(sender, match_id, **kwargs) -> None:
+    """A match was opened, a seat taken or given back, a match started or called off: the
+    sockets of its people listen again to the right matches (moves never send this)."""
+    from games.models import Seat
+
+    people = Seat.objects.filter(match_id=match_id, user__isnull=False, user__is_bot=False).values_list(
+        "user_id", flat=True
+    )
+    tell_users(list(people), seats=True)

@@ -1,0 +1,303 @@
+"""Every write of the notifications app: telling people things, and the your-turn mail.
+
+"Whose turn is it" is never stored: a match waits for a person when it is being played and
+its ``to_move`` is that person's seat (``selectors.waiting_seats``). Moves write nothing here;
+the periodic sweep (``tasks.sweep_your_turn``) turns the correspondence matches waiting for
+someone into a notification and, for people away from the site, into one batched e-mail.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.humanize.templatetags.humanize import ordinal
+from django.core import signing
+from django.core.mail import EmailMessage
+from django.db import transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Match, Seat
+
+from . import selectors
+from .live import tell_users
+from .models import Notification, NotificationSettings, TurnMail
+
+log = logging.getLogger(__name__)
+Kind = Notification.Kind
+
+UNSUBSCRIBE_SALT = "notifications.unsubscribe"
+
+
+def notify(*, user_ids, kind: str, text: str, url: str = "", key: str = "") -> list[Notification]:
+    """Tell these people (bots and repeats left out) that something happened; their open
+    sockets count again once committed. With a ``key``, a person who already has an unread
+    notification under it gets no second one."""
+    if kind not in Kind.values:
+        raise ValueError(f"Unknown kind of notification {kind!r}")
+    from django.contrib.auth import get_user_model
+
+    people = set(get_user_model().objects.filter(pk__in=set(user_ids), is_bot=False).values_list("pk", flat=True))
+    if key:
+        people -= set(
+            Notification.objects.filter(user_id__in=people, key=key, read=False).values_list("user_id", flat=True)
+        )
+    if not people:
+        return []
+    text = text[: Notification.TEXT_MAX]
+    rows = Notification.objects.bulk_create(
+        Notification(user_id=user_id, kind=kind, text=text, url=url[:300], key=key) for user_id in sorted(people)
+    )
+    transaction.on_commit(lambda: tell_users(sorted(people)), robust=True)
+    return rows
+
+
+def notification_mark_all_read(*, user) -> int:
+    marked = Notification.objects.filter(user=user, read=False).update(read=True)
+    if marked:
+        transaction.on_commit(lambda: tell_users([user.pk]), robust=True)
+    return marked
+
+
+def notification_open(*, user, notification_id: int) -> Notification | None:
+    """The person's own notification, marked read (None if it is not theirs)."""
+    notification = Notification.objects.filter(pk=notification_id, user=user).first()
+    if notification is not None and not notification.read:
+        notification.read = True
+        notification.save(update_fields=["read"])
+        transaction.on_commit(lambda: tell_users([user.pk]), robust=True)
+    return notification
+
+
+# --------------------------------------------------------------------------------------
+# Sources
+
+
+def notify_match_finished(*, match_id: int) -> list[Notification]:
+    seats = list(Seat.objects.filter(match_id=match_id, user__isnull=False, user__is_bot=False).select_related("match"))
+    made = []
+    for seat in seats:
+        match = seat.match
+        result = f"you placed {ordinal(seat.place)}" if seat.place else "see how it ended"
+        made += notify(
+            user_ids=[seat.user_id],
+            kind=Kind.MATCH_FINISHED,
+            text=f"{match.game_name} #{match.pk} is over: {result}.",
+            url=match.get_absolute_url(),
+            key=f"finished:{match.pk}",
+        )
+    return made
+
+
+def notify_forum_reply(*, post_id: int) -> list[Notification]:
+    """A reply in a topic: everyone else who wrote a visible post there is told (one unread
+    notification per topic at a time)."""
+    from forums.models import Post
+
+    post = Post.objects.select_related("topic", "author").filter(pk=post_id).first()
+    if post is None or post.is_hidden or post.topic.is_hidden:
+        return []
+    others = (
+        Post.objects.filter(topic_id=post.topic_id, hidden_at__isnull=True, author__isnull=False)
+        .exclude(author_id=post.author_id)
+        .values_list("author_id", flat=True)
+        .distinct()
+    )
+    return notify(
+        user_ids=list(others),
+        kind=Kind.FORUM_REPLY,
+        text=f"{post.author} replied in “{post.topic.title}”.",
+        url=post.get_absolute_url(),
+        key=f"topic:{post.topic_id}",
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Presence and settings
+
+
+def settings_of(user) -> NotificationSettings:
+    found, _ = NotificationSettings.objects.get_or_create(user=user)
+    return found
+
+
+def settings_update(*, user, email_your_turn: bool) -> NotificationSettings:
+    NotificationSettings.objects.update_or_create(user=user, defaults={"email_your_turn": bool(email_your_turn)})
+    return settings_of(user)
+
+
+def user_seen(*, user_id: int, now: datetime | None = None) -> None:
+    """Note that the person is on the site now (their socket opened, beat or closed)."""
+    now = now or timezone.now()
+    if not NotificationSettings.objects.filter(user_id=user_id).update(last_seen=now):
+        NotificationSettings.objects.get_or_create(user_id=user_id, defaults={"last_seen": now})
+
+
+def unsubscribe_token(user) -> str:
+    return signing.dumps({"u": user.pk, "k": "your_turn"}, salt=UNSUBSCRIBE_SALT)
+
+
+def unsubscribe_user(token: str):
+    """The person a token was made for, or None if it is not one of ours (tampered, cut)."""
+    from django.contrib.auth import get_user_model
+
+    try:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return None
+    if not isinstance(data, dict) or data.get("k") != "your_turn" or not isinstance(data.get("u"), int):
+        return None
+    return get_user_model().objects.filter(pk=data["u"]).first()
+
+
+def unsubscribe(*, token: str):
+    """Turn the your-turn mail off for the token's person; None (and nothing changed) for a
+    bad token."""
+    user = unsubscribe_user(token)
+    if user is not None:
+        settings_update(user=user, email_your_turn=False)
+    return user
+
+
+# --------------------------------------------------------------------------------------
+# Your turn, by the periodic sweep
+
+
+def turn_started(match: Match) -> datetime:
+    """When the seat to move got the move: its deadline less a move's time."""
+    return match.deadline - timedelta(seconds=match.seconds_per_move)
+
+
+def your_turn_sweep(*, now: datetime | None = None) -> list[int]:
+    """Notify everyone whose correspondence match waits for them (once per turn), and return
+    the people away from the site who may be owed a your-turn e-mail."""
+    now = now or timezone.now()
+    seats = list(
+        selectors.waiting_seats().filter(match__speed=Match.Speed.CORRESPONDENCE, match__deadline__isnull=False)
+    )
+    keys = {seat.pk: f"turn:{seat.match_id}:{int(turn_started(seat.match).timestamp())}" for seat in seats}
+    _turns_played(set(keys.values()))
+    if not seats:
+        return []
+    told = set(
+        Notification.objects.filter(key__in=set(keys.values()), kind=Kind.YOUR_TURN).values_list("user_id", "key")
+    )
+    new = [seat for seat in seats if (seat.user_id, keys[seat.pk]) not in told]
+    if new:
+        Notification.objects.bulk_create(
+            Notification(
+                user_id=seat.user_id,
+                kind=Kind.YOUR_TURN,
+                text=f"Your move in {seat.match.game_name} #{seat.match_id}.",
+                url=seat.match.get_absolute_url(),
+                key=keys[seat.pk],
+            )
+            for seat in new
+        )
+        people = sorted({seat.user_id for seat in new})
+        transaction.on_commit(lambda: tell_users(people), robust=True)
+    waiting = {seat.user_id for seat in seats}
+    present = now - timedelta(minutes=settings.NOTIFY_AWAY_MINUTES)
+    not_now = NotificationSettings.objects.filter(user_id__in=waiting).filter(
+        Q(email_your_turn=False) | Q(last_seen__gte=present)
+    )
+    return sorted(waiting - set(not_now.values_list("user_id", flat=True)))
+
+
+def _turns_played(current: set[str]) -> None:
+    """A your-turn notification whose turn has been played (or the match ended) is read: the
+    header counts what still needs the person."""
+    unread = Notification.objects.filter(kind=Kind.YOUR_TURN, read=False).values_list("pk", "user_id", "key")
+    played = [(pk, user_id) for pk, user_id, key in unread if key not in current]
+    if played:
+        Notification.objects.filter(pk__in=[pk for pk, _ in played]).update(read=True)
+        people = sorted({user_id for _, user_id in played})
+        transaction.on_commit(lambda: tell_users(people), robust=True)
+
+
+def turn_mail_due(*, user, now: datetime | None = None) -> list[Match]:
+    """The correspondence matches to put in a your-turn e-mail to ``user`` now (none if they
+    are not to get one): the setting on, a confirmed address, away from the site for
+    ``NOTIFY_AWAY_MINUTES``, the turn begun after they left, and no mail about that match in
+    the last ``TURN_MAIL_EVERY_HOURS``."""
+    now = now or timezone.now()
+    if user.is_bot or not selectors.confirmed_email(user):
+        return []
+    prefs = NotificationSettings.objects.filter(user=user).first()
+    if prefs is not None and not prefs.email_your_turn:
+        return []
+    last_seen = prefs.last_seen if prefs is not None else None
+    if last_seen is not None and now - last_seen < timedelta(minutes=settings.NOTIFY_AWAY_MINUTES):
+        return []
+    window = now - timedelta(hours=settings.TURN_MAIL_EVERY_HOURS)
+    mailed = set(TurnMail.objects.filter(user=user, sent_at__gt=window).values_list("match_id", flat=True))
+    matches = []
+    for seat in selectors.waiting_seats().filter(
+        user=user, match__speed=Match.Speed.CORRESPONDENCE, match__deadline__isnull=False
+    ):
+        match = seat.match
+        if match.pk in mailed or (last_seen is not None and turn_started(match) <= last_seen):
+            continue
+        matches.append(match)
+    return sorted(matches, key=lambda m: m.deadline)
+
+
+def turn_mail_send(*, user_id: int, now: datetime | None = None) -> int:
+    """Send ``user_id`` one e-mail listing every match due (``turn_mail_due``); returns how
+    many it listed (0: no mail). The person's settings row is locked, so two runs at once send
+    one mail; a mail that fails rolls the record back, and the next sweep tries again."""
+    from django.contrib.auth import get_user_model
+
+    now = now or timezone.now()
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None:
+        return 0
+    with transaction.atomic():
+        NotificationSettings.objects.get_or_create(user=user)
+        NotificationSettings.objects.select_for_update().get(user=user)
+        matches = turn_mail_due(user=user, now=now)
+        if not matches:
+            return 0
+        for match in matches:
+            TurnMail.objects.update_or_create(user=user, match=match, defaults={"sent_at": now})
+        _turn_mail(user, matches).send(fail_silently=False)
+    return len(matches)
+
+
+def _absolute(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def _turn_mail(user, matches: list[Match]) -> EmailMessage:
+    unsubscribe_url = _absolute(reverse("notifications-unsubscribe", args=[unsubscribe_token(user)]))
+    if len(matches) == 1:
+        subject = f"Your move in {matches[0].game_name} #{matches[0].pk}"
+        opening = "It is your move in a correspondence match:"
+    else:
+        subject = f"Your move in {len(matches)} matches"
+        opening = f"It is your move in {len(matches)} correspondence matches:"
+    lines = [f"Hello {user.username},", "", opening, ""]
+    for match in matches:
+        left = match.deadline - timezone.now()
+        hours = max(0, int(left.total_seconds() // 3600))
+        due = f"{hours // 24} d {hours % 24} h left" if hours >= 24 else f"{hours} h left"
+        lines.append(f"- {match.game_name} #{match.pk} ({due}): {_absolute(match.get_absolute_url())}")
+    lines += [
+        "",
+        f"You get at most one message per match every {settings.TURN_MAIL_EVERY_HOURS} hours, and none",
+        "while you are on the site.",
+        "",
+        f"Stop these e-mails: {unsubscribe_url}",
+        f"Or change it on your profile: {_absolute(reverse('profile-edit'))}",
+        "",
+        settings.SITE_NAME,
+    ]
+    return EmailMessage(
+        subject=subject,
+        body="\n".join(lines),
+        to=[user.email],
+        headers={"List-Unsubscribe": f"<{unsubscribe_url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
+    )

@@ -1,0 +1,66 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from portal.pagination import paginate
+
+from . import selectors, services
+from .forms import NotificationSettingsForm
+
+PAGE_SIZE = 30
+
+
+@login_required
+def notification_list(request):
+    page = paginate(selectors.recent(request.user), PAGE_SIZE, request.GET.get("page"))
+    context = {"page": page, "waiting": selectors.waiting_matches(request.user) if page.number == 1 else []}
+    return render(request, "notifications/list.html", context)
+
+
+@login_required
+def notification_open(request, notification_id: int):
+    """Follow a notification to its match or topic, marking it read."""
+    notification = services.notification_open(user=request.user, notification_id=notification_id)
+    safe = notification is not None and url_has_allowed_host_and_scheme(
+        notification.url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    if not safe:
+        return redirect("notifications")
+    return redirect(notification.url)
+
+
+@login_required
+@require_POST
+def notification_read_all(request):
+    marked = services.notification_mark_all_read(user=request.user)
+    messages.success(
+        request,
+        f"{marked} notification{'s' if marked != 1 else ''} marked as read." if marked else "Nothing was unread.",
+    )
+    return redirect("notifications")
+
+
+@login_required
+@require_POST
+def notification_settings(request):
+    form = NotificationSettingsForm(request.POST)
+    if form.is_valid():
+        services.settings_update(user=request.user, email_your_turn=form.cleaned_data["email_your_turn"])
+        messages.success(request, "Your notification settings were saved.")
+    return redirect("profile-edit")
+
+
+# A mail client's one-click unsubscribe (RFC 8058) POSTs here with no cookie and no CSRF
+# token: the signed token in the address is the proof.
+@csrf_exempt
+def unsubscribe(request, token: str):
+    person = services.unsubscribe_user(token)
+    if person is None:
+        return render(request, "notifications/unsubscribe.html", {"invalid": True}, status=400)
+    if request.method == "POST":
+        services.unsubscribe(token=token)
+        return render(request, "notifications/unsubscribe.html", {"done": True, "person": person})
+    return render(request, "notifications/unsubscribe.html", {"person": person, "token": token})

@@ -1,0 +1,55 @@
+// The header of a signed-in person: how many matches wait for their move and how many
+// notifications are unread, kept current over /ws/me/ (notifications.consumers.MeConsumer).
+// The socket reconnects with a growing pause (up to a minute) and says every minute that the
+// person is still here, which keeps the your-turn e-mail from being sent while they are.
+
+const PING_EVERY = 60000;
+const counts = {
+  your_turn: document.getElementById("your-turn-count"),
+  unread: document.getElementById("unread-count"),
+};
+const links = {
+  your_turn: document.getElementById("your-turn-link"),
+  unread: document.getElementById("notifications-link"),
+};
+const words = {
+  your_turn: (n) => `${n} match${n === 1 ? "" : "es"} waiting for your move`,
+  unread: (n) => `${n} unread notification${n === 1 ? "" : "s"}`,
+};
+let retry = 0;
+let pinger = null;
+
+function show(kind, n) {
+  const el = counts[kind];
+  if (!el) return;
+  el.textContent = String(n);
+  el.hidden = !n;
+  if (links[kind]) links[kind].setAttribute("aria-label", words[kind](n));
+  links[kind]?.classList.toggle("has-count", n > 0);
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/me/`);
+  window.meSocket = socket;
+  socket.addEventListener("open", () => {
+    retry = 0;
+    pinger = setInterval(() => socket.send('{"type": "ping"}'), PING_EVERY);
+  });
+  socket.addEventListener("message", (event) => {
+    const msg = JSON.parse(event.data);
+    if (msg.type !== "counts") return;
+    show("your_turn", msg.your_turn);
+    show("unread", msg.unread);
+    document.documentElement.dataset.yourTurnCount = String(msg.your_turn);
+  });
+  socket.addEventListener("close", (event) => {
+    clearInterval(pinger);
+    if (event.code === 4403) return; // signed out in another tab
+    const delay = Math.min(60000, 1000 * 2 ** retry) + Math.random() * 500;
+    retry += 1;
+    setTimeout(connect, delay);
+  });
+}
+
+if (counts.your_turn) connect();

@@ -1,0 +1,100 @@
+"""Two people play a casual match of Territories, each in a browser of their own: one asks to
+take back the move they just made, the other sees the request live and accepts it; both boards
+go back to the position before the move, the move leaves both move lists, and the chat says
+what was taken back. Then a second request is declined, and the asker reads that it was."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import connection
+
+from games import services
+
+from .pages import CONNECTED, log_in
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT = 15_000
+MY_TURN = "() => document.querySelectorAll('#actions button.action').length > 0"
+MOVES_SHOWN = "(n) => document.querySelectorAll('#moves li').length === n"
+VERSION = "(v) => window.matchClient.payload.version === v"
+
+
+def in_thread(fn):
+    """Database work away from Playwright's event loop, its connection given back after."""
+
+    def run():
+        try:
+            return fn()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(run).result()
+
+
+def state_of(page):
+    return page.evaluate(
+        "({v: window.matchClient.payload.version, moves: window.matchClient.payload.moves,"
+        " seat: window.matchClient.payload.seat, to_move: window.matchClient.payload.clocks.to_move})"
+    )
+
+
+def test_one_asks_to_take_back_a_move_and_the_other_accepts_then_declines(asgi_server, browser, make_user, screenshot):
+    base = asgi_server
+    ann, ben = make_user("ann"), make_user("ben")
+
+    def start():
+        match = services.match_create(user=ann, game="territories", num_players=2, rated=False, speed="untimed")
+        services.match_join(match_id=match.pk, user=ben)
+        return match
+
+    match = in_thread(start)
+    ann_page = log_in(browser.new_context(viewport={"width": 1280, "height": 900}).new_page(), base, ann)
+    ben_page = log_in(browser.new_context(viewport={"width": 390, "height": 844}).new_page(), base, ben)
+    pages = [ann_page, ben_page]
+    for page in pages:
+        page.goto(f"{base}/matches/{match.pk}/")
+        page.wait_for_function(CONNECTED)
+    first = state_of(ann_page)
+    mover, other = (ann_page, ben_page) if first["to_move"] == first["seat"] else (ben_page, ann_page)
+    # Nothing to take back before anyone has moved.
+    assert mover.locator("#takeback-ask").count() == 0
+
+    mover.wait_for_function(MY_TURN, timeout=TIMEOUT)
+    mover.locator("#actions button.action").first.click()
+    moved = first["v"] + 1
+    for page in pages:
+        page.wait_for_function(VERSION, arg=moved, timeout=TIMEOUT)
+        page.wait_for_function(MOVES_SHOWN, arg=first["moves"] + 1, timeout=TIMEOUT)
+    board_after_move = mover.evaluate("JSON.stringify(window.matchClient.payload.view)")
+    # Only the player who moved is offered the takeback.
+    mover.get_by_role("button", name="Ask to take back").wait_for(timeout=TIMEOUT)
+    assert other.locator("#takeback-ask").count() == 0
+    mover.get_by_role("button", name="Ask to take back").click()
+
+    mover.get_by_text("You asked to take back your last move").wait_for(timeout=TIMEOUT)
+    other.get_by_text("asks to take back their last move").wait_for(timeout=TIMEOUT)
+    screenshot(other, "takeback-asked")
+    screenshot(mover, "takeback-asking")
+    other.get_by_role("button", name="Accept").click()
+
+    for page in pages:
+        page.wait_for_function(VERSION, arg=moved + 1, timeout=TIMEOUT)
+        page.wait_for_function(MOVES_SHOWN, arg=first["moves"], timeout=TIMEOUT)
+        page.locator("#chat").get_by_text("took back their").wait_for(timeout=TIMEOUT)
+        assert page.locator("#takeback-status").is_hidden() or page.locator("#takeback-status").inner_text() == ""
+    after = state_of(mover)
+    assert after["to_move"] == after["seat"], "the move is the asker's to play again"
+    assert mover.evaluate("JSON.stringify(window.matchClient.payload.view)") != board_after_move
+    mover.wait_for_function(MY_TURN, timeout=TIMEOUT)
+    screenshot(mover, "takeback-done")
+
+    # A second move, a second request: this time it is declined.
+    mover.locator("#actions button.action").first.click()
+    mover.wait_for_function(VERSION, arg=moved + 2, timeout=TIMEOUT)
+    mover.get_by_role("button", name="Ask to take back").click()
+    other.get_by_role("button", name="Decline").click()
+    mover.get_by_text("declined to take back your move").wait_for(timeout=TIMEOUT)
+    assert mover.locator("#takeback-ask").count() == 0
+    assert state_of(mover)["moves"] == first["moves"] + 1

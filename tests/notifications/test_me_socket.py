@@ -1,0 +1,146 @@
+"""/ws/me/: the header's counts (matches waiting for your move, unread notifications), live,
+through the real ASGI application and channel layer."""
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from forums import services as forums
+from forums.models import Forum
+from games import services, state_cache
+from notifications.models import NotificationSettings
+from portal.asgi import application
+from tests.games.test_socket import HOST, patch_auth  # noqa: F401 - a fixture used below
+
+from .helpers import correspondence, waiting_for
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def me_socket(patch_auth, user):  # noqa: F811
+    patch_auth["user"] = user
+    communicator = WebsocketCommunicator(application, "/ws/me/", headers=HOST)
+    connected, code = await communicator.connect(timeout=10)
+    return communicator, connected, code
+
+
+async def next_frame(ws, kind="counts", timeout=10):
+    while True:
+        frame = json.loads(await ws.receive_from(timeout=timeout))
+        if frame["type"] == kind:
+            return frame
+
+
+def move_for(match_id):
+    """The person to move plays their first legal action (until someone else is to move)."""
+    from tests.games.helpers import fresh
+
+    match = fresh(match_id)
+    mover = waiting_for(match)
+    while True:
+        state = state_cache.load(match)
+        services.match_act(match_id=match.pk, user=mover, action=state.legal_actions()[0], version=match.version)
+        match = fresh(match_id)
+        if match.status != "active" or waiting_for(match) != mover:
+            return match
+
+
+async def test_an_anonymous_visitor_is_refused(patch_auth):  # noqa: F811
+    ws, connected, _ = await me_socket(patch_auth, AnonymousUser())
+    assert not connected
+
+
+async def test_the_counts_arrive_on_connect_and_follow_the_turn(alice, bob, patch_auth):  # noqa: F811
+    match = await sync_to_async(correspondence)(alice, bob)
+    first = await sync_to_async(waiting_for)(match)
+    other = bob if first == alice else alice
+    ws_first, ok, _ = await me_socket(patch_auth, first)
+    assert ok
+    ws_other, ok, _ = await me_socket(patch_auth, other)
+    assert ok
+    assert await next_frame(ws_first) == {"type": "counts", "your_turn": 1, "unread": 0}
+    assert await next_frame(ws_other) == {"type": "counts", "your_turn": 0, "unread": 0}
+
+    await sync_to_async(move_for)(match.pk)  # now it is the other's move
+    assert (await next_frame(ws_other))["your_turn"] == 1
+    assert (await next_frame(ws_first))["your_turn"] == 0
+    await ws_first.disconnect()
+    await ws_other.disconnect()
+
+
+async def test_a_match_that_starts_after_connecting_is_followed(alice, bob, patch_auth):  # noqa: F811
+    ws, ok, _ = await me_socket(patch_auth, alice)
+    assert ok
+    assert (await next_frame(ws))["your_turn"] == 0
+    match = await sync_to_async(services.match_create)(user=bob, game="game-of-god", num_players=2)
+    await sync_to_async(services.match_join)(match_id=match.pk, user=alice)
+    from tests.games.helpers import fresh
+
+    match = await sync_to_async(fresh)(match.pk)
+    if await sync_to_async(waiting_for)(match) != alice:
+        await sync_to_async(move_for)(match.pk)
+    assert (await next_frame(ws))["your_turn"] == 1
+    await ws.disconnect()
+
+
+async def test_a_new_notification_raises_the_unread_count(alice, bob, patch_auth):  # noqa: F811
+    general = await sync_to_async(Forum.objects.get)(slug="general")
+    topic = await sync_to_async(forums.topic_create)(forum_id=general.pk, user=alice, title="Hi", body="Hello")
+    ws, ok, _ = await me_socket(patch_auth, alice)
+    assert ok
+    assert (await next_frame(ws))["unread"] == 0
+    await sync_to_async(forums.post_create)(topic_id=topic.pk, user=bob, body="Hello to you")
+    assert (await next_frame(ws))["unread"] == 1
+    await ws.disconnect()
+
+
+async def test_bad_frames_get_an_error_and_the_socket_stays_open(alice, patch_auth):  # noqa: F811
+    ws, ok, _ = await me_socket(patch_auth, alice)
+    assert ok
+    await next_frame(ws)
+    for raw in ("not json", "[1, 2]", '{"type": "act"}', "[" * 100 + "]" * 100, '"' + "x" * 5000 + '"'):
+        await ws.send_to(text_data=raw)
+        error = await next_frame(ws, "error")
+        assert error["code"] == "bad_request" and error["message"]
+    await ws.send_to(text_data='{"type": "ping"}')
+    assert await next_frame(ws, "pong") == {"type": "pong"}
+    await ws.disconnect()
+
+
+async def test_an_open_socket_notes_that_its_person_is_on_the_site(alice, patch_auth):  # noqa: F811
+    ws, ok, _ = await me_socket(patch_auth, alice)
+    assert ok
+    await next_frame(ws)
+    seen = await sync_to_async(lambda: NotificationSettings.objects.get(user=alice).last_seen)()
+    assert seen is not None
+    await ws.disconnect()
+
+
+async def test_matches_beyond_those_followed_live_are_still_counted(alice, bob, make_user, patch_auth, monkeypatch):  # noqa: F811
+    from notifications import consumers
+
+    from .helpers import until_waiting_for
+
+    monkeypatch.setattr(consumers, "FOLLOW_AT_MOST", 1)
+    carol = await sync_to_async(make_user)("carol")
+    for opponent in (bob, carol):
+        match = await sync_to_async(correspondence)(alice, opponent)
+        await sync_to_async(until_waiting_for)(match, alice)
+    ws, ok, _ = await me_socket(patch_auth, alice)
+    assert ok
+    assert (await next_frame(ws))["your_turn"] == 2
+    await ws.disconnect()
+
+
+async def test_resigning_takes_the_match_off_the_count(alice, bob, patch_auth):  # noqa: F811
+    match = await sync_to_async(correspondence)(alice, bob)
+    first = await sync_to_async(waiting_for)(match)
+    ws, ok, _ = await me_socket(patch_auth, first)
+    assert ok
+    assert (await next_frame(ws))["your_turn"] == 1
+    await sync_to_async(services.match_resign)(match_id=match.pk, user=first)
+    assert (await next_frame(ws))["your_turn"] == 0
+    await ws.disconnect()
