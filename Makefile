@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench install migrate demo worker beat serve clean
+.PHONY: run test lint bench bench-bots install migrate demo worker beat serve clean
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -49,14 +49,19 @@ lint: install
 # Redis db 2) and takes about 12 minutes. bench.forum_search needs PostgreSQL too (its own
 # database portal_bench_search, 100,000 posts; a few minutes).
 # The bot tournament is long (MCTS Hard thinks up to 2 s a move): each run plays for
-# BOT_MINUTES and keeps every game in bench/results/bots.jsonl, so the next run goes on from there.
+# BOT_MINUTES, appends every game to bench/results/bots.jsonl and goes on from there, stops
+# each claim as soon as its SPRT decides, and rewrites docs/BOTS.md and games/bots/strength.json.
 bench: install
 	$(PY) -m bench.engines
 	$(PY) -m bench.rankings
 	$(PY) -m bench.pairing
 	$(PY) -m bench.forum_search
 	$(PY) -m bench.live
-	$(PY) -m bench.bots --minutes $${BOT_MINUTES:-60} --results bench/results/bots.jsonl
+	nice -n 10 $(PY) -m bench.bots --minutes $${BOT_MINUTES:-60} --results bench/results/bots.jsonl
+
+# The bot tournament alone (the last step of bench), e.g. `make bench-bots BOT_MINUTES=120`.
+bench-bots: install
+	nice -n 10 $(PY) -m bench.bots --minutes $${BOT_MINUTES:-60} --results bench/results/bots.jsonl
 
 clean:
 	rm -rf $(VENV) staticfiles test-artifacts

@@ -1,97 +1,164 @@
-"""Bot strength: tournaments between the levels, in every game and at every player count.
+"""Bot strength: a sequential tournament that decides each claim about the levels by SPRT.
 
 Run from the project folder::
 
-    python -m bench.bots                       # the full tournament, writes docs/BOTS.md
-    python -m bench.bots --quick               # a few games per pairing, a smoke test
-    python -m bench.bots --games 20 --game chit-territory --players 2 --no-write
-    python -m bench.bots --minutes 60 --results /tmp/bots.jsonl   # stop launching after 60 min,
-                                               # keep every game in a file and resume from it
+    python -m bench.bots --minutes 60                 # play for an hour, resume next time
+    python -m bench.bots --minutes 30 --game territories --claim hard-vs-greedy
+    python -m bench.bots --report                     # play nothing: rewrite docs/BOTS.md
+    python -m bench.bots --list                       # the claims and where each stands
 
-Pairings: MCTS Hard against Random and against Greedy, Greedy against Random, MCTS Medium
-against MCTS Easy. The first bot of a pairing is the one tested: it sits in one seat and the
-other bot fills every other seat; the seats rotate from game to game so each seat gets its
-turn. A win is a first place, sole or shared. Win rates come with 95% Wilson intervals, and
-the tested bot's thinking time is timed around each ``choose`` call that had a real choice
-(a position with one legal action is answered at once and not counted).
+**Claims.** For every game and player count the portal promises five things about its bots
+(``CLAIMS``): MCTS Easy beats Random clearly, Greedy beats MCTS Easy most of the time, MCTS
+Medium beats Greedy, MCTS Hard beats MCTS Medium, and MCTS Hard is well ahead of Greedy.
+Each is a (tested bot, opponent, score, target, margin) and is decided by the SPRT of
+``bench.sprt``: H0 "the tested bot's mean score is at most target - margin", H1 "at least
+target", alpha = beta = 0.05. A claim is *met* when H1 is accepted, *missed* when H0 is.
 
-Games run in parallel over ``--processes`` worker processes (default 2, one per core). With
-``--minutes`` the cheap pairings are played in full first, then the costly ones (with an MCTS
-Medium or Hard bot) round by round across every game, so each gets about the same number of
-games when the time runs out; the table says how many were played.
+**Seats.** The tested bot takes one seat and the opponent every other one (at 4 players:
+one MCTS Hard against three Greedy bots). The tested seat rotates with the game's index
+(game i puts it in seat i mod n), so every seat order is played equally often.
+
+**Scores, counted by place.** ``place``: 1 for first, 0 for last, linear between, a shared
+place counting as the mean of the places it spans (2 players: 1 / 0.5 / 0); a player no
+better than the others scores 0.5 on average at any table size. ``first``: the share of
+first place (1/k when k seats share it); a fair share is 1/n. The four "beats" claims use
+``place`` with target 60% and margin 10% (H0: no better than even). Hard against Greedy
+uses ``first`` with the issue's target: 65% in 2-player games, twice the fair share (2/n)
+at n players, margin 10%.
+
+**Running.** Games run over ``--processes`` worker processes (default 2, one per core). The
+next game always goes to the undecided claim that has had the least core time so far, so
+cheap claims decide first and the time left flows to the costly ones. Every finished game
+is appended at once to the results file (JSON lines); a run resumes from it, stops each
+claim as soon as its SPRT decides, and launches no new game after ``--minutes`` (games under
+way are finished and kept). Each record carries ``fingerprint``: a hash of the bot and
+engine code (``games/bots/*.py``, ``games/engines/*.py``). Verdicts and ratings use only
+the games of one fingerprint (by default the code as it is now), so a change to a bot starts
+its claims afresh; older games stay in the file.
+
+**Budgets.** The bots play with their real levels from ``games.bots`` (nothing is scaled
+down). A level whose time cap binds before its iteration cap gets weaker on a loaded
+machine; the records count, per bot, the decisions that ran into the time cap
+(``time_bound``) so the report can say so.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import hashlib
 import json
-import math
 import multiprocessing
+import os
 import random
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from bench.report import machine, write_section
+from bench.sprt import CONTINUE, Result, first_share, place_score, sprt
 from games.bots import get_bot
 from games.engines import CHANCE, all_games, get_game
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "BOTS.md"
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "bots.jsonl"
+CODE_GLOBS = ("games/bots/*.py", "games/engines/*.py")
 MAX_ACTIONS_PER_GAME = 20_000
+TIME_BOUND_SHARE = 0.9  # a think of at least this share of the level's time cap ran into it
+DEFAULT_GAME_SECONDS = 60.0  # core time guessed for a game of a claim not yet played
+SCORES = {"place": place_score, "first": first_share}
 
-PAIRINGS = (
-    ("mcts-hard", "random"),
-    ("mcts-hard", "greedy"),
-    ("greedy", "random"),
-    ("mcts-medium", "mcts-easy"),
+
+def code_fingerprint(root: Path = ROOT) -> str:
+    """A short hash of the bot and engine code: games of other code are never mixed in."""
+    digest = hashlib.sha256()
+    for pattern in CODE_GLOBS:
+        for path in sorted(root.glob(pattern)):
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+# ---------------------------------------------------------------------------------------
+# Claims
+
+
+@dataclass(frozen=True)
+class Claim:
+    game: str
+    players: int
+    kind: str  # e.g. "hard-vs-greedy"
+    tested: str
+    opponent: str
+    score: str  # "place" or "first"
+    target: float
+    margin: float
+    promise: str  # what the portal promises, in words
+
+    @property
+    def key(self) -> str:
+        return f"{self.game}/{self.players}p/{self.kind}"
+
+    @property
+    def pairing(self) -> tuple[str, int, str, str]:
+        return (self.game, self.players, self.tested, self.opponent)
+
+    def score_of(self, record: dict) -> float:
+        return SCORES[self.score](record["ranking"], record["seat"])
+
+    def decide(self, records: list[dict]) -> Result:
+        """The SPRT over this claim's games, in the order they finished."""
+        return sprt((self.score_of(r) for r in records), self.target, self.margin)
+
+
+KINDS = (
+    # kind, tested, opponent, score, promise
+    ("easy-vs-random", "mcts-easy", "random", "place", "MCTS Easy beats Random clearly"),
+    ("greedy-vs-easy", "greedy", "mcts-easy", "place", "MCTS Easy loses to Greedy most of the time"),
+    ("medium-vs-greedy", "mcts-medium", "greedy", "place", "MCTS Medium beats Greedy"),
+    ("hard-vs-medium", "mcts-hard", "mcts-medium", "place", "MCTS Hard beats MCTS Medium"),
+    ("hard-vs-greedy", "mcts-hard", "greedy", "first", "MCTS Hard is well ahead of Greedy"),
 )
-COSTLY = ("mcts-medium", "mcts-hard")
-TIME_LIMIT = {"mcts-hard": 2.0}  # seconds per action the level promises
-QUICK_GAMES = 4
+BEATS_TARGET, MARGIN = 0.60, 0.10
 
 
-def target(tested: str, opponent: str, players: int) -> float | None:
-    """The win rate the tested bot should reach, or None when the pairing has no target."""
-    if tested != "mcts-hard":
-        return None
-    if players == 2:
-        return {"random": 0.90, "greedy": 0.65}.get(opponent)
-    return 2.0 / players  # at least twice its fair share
+def hard_vs_greedy_target(players: int) -> float:
+    """The issue's target: 65% in 2-player games, twice the fair share (2/n) at n players."""
+    return 0.65 if players == 2 else 2.0 / players
 
 
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    denominator = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denominator
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+def all_claims() -> list[Claim]:
+    claims = []
+    for game in all_games():
+        for n in game.allowed_player_counts():
+            for kind, tested, opponent, score, promise in KINDS:
+                target = hard_vs_greedy_target(n) if kind == "hard-vs-greedy" else BEATS_TARGET
+                claims.append(Claim(game.slug, n, kind, tested, opponent, score, round(target, 4), MARGIN, promise))
+    return claims
 
 
 # ---------------------------------------------------------------------------------------
 # One game
 
 
-def game_seed(slug: str, players: int, tested: str, opponent: str, index: int) -> int:
-    return random.Random(f"{slug}/{players}/{tested}/{opponent}/{index}").getrandbits(63)
+def game_seed(fingerprint: str, slug: str, players: int, tested: str, opponent: str, index: int) -> int:
+    return random.Random(f"{fingerprint}/{slug}/{players}/{tested}/{opponent}/{index}").getrandbits(63)
 
 
 def play_game(task: tuple) -> dict:
-    """One game; ``task`` = (slug, players, tested, opponent, index). Runs in a worker."""
-    slug, players, tested, opponent, index = task
-    seed = game_seed(slug, players, tested, opponent, index)
+    """One game; ``task`` = (fingerprint, slug, players, tested, opponent, index). In a worker."""
+    fingerprint, slug, players, tested, opponent, index = task
+    seed = game_seed(*task)
     chance = random.Random(seed)
     tested_seat = index % players
     names = [tested if seat == tested_seat else opponent for seat in range(players)]
     bots = [get_bot(name) for name in names]
     rngs = [random.Random(seed + 1 + seat) for seat in range(players)]
+    think = {name: {"decisions": 0, "total": 0.0, "max": 0.0, "iterations": 0, "time_bound": 0} for name in set(names)}
     state = get_game(slug).new_state(players)
-    think: list[float] = []
     actions = 0
     started = time.perf_counter()
+    cpu_started = time.process_time()
     while not state.is_terminal():
         if actions >= MAX_ACTIONS_PER_GAME:
             raise RuntimeError(f"{slug}: no end after {MAX_ACTIONS_PER_GAME} actions")
@@ -100,264 +167,201 @@ def play_game(task: tuple) -> dict:
             outcomes = state.chance_outcomes()
             action = chance.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
         else:
+            bot = bots[player]
             choice = len(state.legal_actions()) > 1
             t0 = time.perf_counter()
-            action = bots[player].choose(state.clone(), player, rngs[player])
-            if player == tested_seat and choice:
-                think.append(time.perf_counter() - t0)
+            action = bot.choose(state.clone(), player, rngs[player])
+            spent = time.perf_counter() - t0
+            if choice:
+                tally = think[names[player]]
+                tally["decisions"] += 1
+                tally["total"] += spent
+                tally["max"] = max(tally["max"], spent)
+                tally["iterations"] += getattr(bot, "last_iterations", 0)
+                cap = getattr(bot, "seconds", None)
+                tally["time_bound"] += cap is not None and spent >= TIME_BOUND_SHARE * cap
         state.apply(action)
         actions += 1
     ranking = state.ranking()
     return {
+        "fingerprint": fingerprint,
         "game": slug,
         "players": players,
         "tested": tested,
         "opponent": opponent,
         "index": index,
         "seat": tested_seat,
+        "bots": names,
+        "ranking": ranking,
         "place": ranking[tested_seat],
         "scores": state.scores(),
         "actions": actions,
-        "decisions": len(think),
-        "think_total": sum(think),
-        "think_max": max(think, default=0.0),
         "seconds": time.perf_counter() - started,
+        # How much of a core the game got: below 1 when other work shared the core, and a
+        # level whose time cap binds then searched less than it would on an idle machine.
+        "cpu_seconds": time.process_time() - cpu_started,
+        "load": os.getloadavg()[0],
+        "finished": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "think": think,
     }
 
 
 # ---------------------------------------------------------------------------------------
-# Tallies
+# Results
 
 
-@dataclass
-class Tally:
-    game: str
-    name: str
-    players: int
-    tested: str
-    opponent: str
-    games: int = 0
-    wins: int = 0
-    decisions: int = 0
-    think_total: float = 0.0
-    think_max: float = 0.0
-    seconds: float = 0.0
-    places: list[int] = field(default_factory=list)
-
-    def add(self, record: dict) -> None:
-        self.games += 1
-        self.wins += record["place"] == 1
-        self.decisions += record["decisions"]
-        self.think_total += record["think_total"]
-        self.think_max = max(self.think_max, record["think_max"])
-        self.seconds += record["seconds"]
-        self.places.append(record["place"])
-
-    @property
-    def rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def mean_think(self) -> float:
-        return self.think_total / self.decisions if self.decisions else 0.0
-
-    @property
-    def target(self) -> float | None:
-        return target(self.tested, self.opponent, self.players)
-
-    @property
-    def verdict(self) -> str:
-        if self.target is None or not self.games:
-            return ""
-        low, high = wilson(self.wins, self.games)
-        if self.rate >= self.target:
-            return "met" if low >= self.target else "met (interval reaches below)"
-        return "**missed**" if high < self.target else "**missed** (interval reaches above)"
+def load_records(path: Path) -> list[dict]:
+    """Every game in the results file, in the order they finished (a torn last line skipped)."""
+    if not path.exists():
+        return []
+    records = []
+    for line in path.read_text().splitlines():
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return records
 
 
-def label(name: str) -> str:
-    return get_bot(name).label
-
-
-def tallies_from(records: list[dict]) -> list[Tally]:
-    names = {g.slug: g.name for g in all_games()}
-    tallies: dict[tuple, Tally] = {}
-    for record in records:
-        key = (record["game"], record["players"], record["tested"], record["opponent"])
-        if key not in tallies:
-            tallies[key] = Tally(record["game"], names.get(record["game"], record["game"]), *key[1:])
-        tallies[key].add(record)
-    order = {g.slug: i for i, g in enumerate(all_games())}
-    pairing_order = {p: i for i, p in enumerate(PAIRINGS)}
-    return sorted(
-        tallies.values(),
-        key=lambda t: (order.get(t.game, 99), t.players, pairing_order.get((t.tested, t.opponent), 99)),
-    )
-
-
-def table(tallies: list[Tally]) -> str:
-    lines = [
-        "| Game | Players | Tested bot | Against | Games | Wins | Win rate | 95% interval | Target "
-        "| Verdict | Think s/action (mean) | Think s (max) |",
-        "|---|---:|---|---|---:|---:|---:|---|---:|---|---:|---:|",
-    ]
-    for t in tallies:
-        low, high = wilson(t.wins, t.games)
-        goal = f"{t.target:.0%}" if t.target is not None else "-"
-        lines.append(
-            f"| {t.name} | {t.players} | {label(t.tested)} | {label(t.opponent)} | {t.games} | {t.wins} "
-            f"| {t.rate:.0%} | {low:.0%}-{high:.0%} | {goal} | {t.verdict} "
-            f"| {t.mean_think:.3f} | {t.think_max:.2f} |"
-        )
-    return "\n".join(lines)
-
-
-def shortfalls(tallies: list[Tally]) -> list[str]:
-    notes = []
-    for t in tallies:
-        if t.target is not None and t.games and t.rate < t.target:
-            notes.append(
-                f"{t.name}, {t.players} players: {label(t.tested)} won {t.wins} of {t.games} against "
-                f"{label(t.opponent)} ({t.rate:.0%}; target {t.target:.0%})."
-            )
-        limit = TIME_LIMIT.get(t.tested)
-        if limit is not None and t.think_max > limit:
-            notes.append(
-                f"{t.name}, {t.players} players: {label(t.tested)} once thought {t.think_max:.2f} s "
-                f"(limit {limit:g} s)."
-            )
-    return notes
-
-
-def section(tallies: list[Tally], info: dict[str, str], processes: int, wall: float, planned: dict) -> str:
-    played = sorted({t.games for t in tallies})
-    counts = ", ".join(str(n) for n in played) if played else "0"
-    parts = [
-        f"Written on {info['date']} by `python -m bench.bots` on {info['cpu']}, {info['cores']} cores, "
-        f"{info['python']}, {processes} worker processes (one game per core at a time)"
-        + (f", after {wall / 60:.0f} minutes of play" if wall >= 60 else ", from the results file")
-        + f"; the results file holds {sum(t.seconds for t in tallies) / 3600:.1f} core-hours of games in all "
-        "(`make bench` goes on from it).",
-        "",
-        f"Games per pairing planned: {planned['cheap']} for Greedy against Random, {planned['costly']} for the "
-        f"pairings with an MCTS bot; played: {counts} (see the Games column). The tested bot sits in one seat, "
-        "rotating from game to game, and the other bot fills every other seat. A win is a first place, sole "
-        "or shared. Thinking time is per call with more than one legal action, measured while the other "
-        "core runs another game.",
-        "",
-        table(tallies),
-    ]
-    notes = shortfalls(tallies)
-    if notes:
-        parts += ["", "Targets missed in this run:", ""] + [f"- {note}" for note in notes]
-    elif tallies:
-        parts += ["", "Every target with a verdict above is met on its point estimate."]
-    return "\n".join(parts)
+def games_by_pairing(records: list[dict], fingerprint: str) -> dict[tuple, list[dict]]:
+    out: dict[tuple, list[dict]] = {}
+    for r in records:
+        if r.get("fingerprint") == fingerprint:
+            out.setdefault((r["game"], r["players"], r["tested"], r["opponent"]), []).append(r)
+    return out
 
 
 # ---------------------------------------------------------------------------------------
-# The run
+# The scheduler
 
 
-def plan(games: list, players: list[int] | None, pairings, cheap_games: int, costly_games: int) -> list[tuple]:
-    """Every game to play: cheap pairings in full first, then costly ones round by round."""
-    combos = [(game.slug, n) for game in games for n in game.allowed_player_counts() if not players or n in players]
-    cheap = [p for p in pairings if not set(p) & set(COSTLY)]
-    costly = [p for p in pairings if set(p) & set(COSTLY)]
-    tasks = [(slug, n, *p, i) for slug, n in combos for p in cheap for i in range(cheap_games)]
-    for i in range(costly_games):
-        tasks += [(slug, n, *p, i) for slug, n in combos for p in costly]
-    return tasks
+class Scheduler:
+    """Which game to play next: one of the undecided claim with the least core time so far."""
+
+    def __init__(self, claims: list[Claim], records: list[dict], fingerprint: str):
+        self.claims = claims
+        self.fingerprint = fingerprint
+        self.games = games_by_pairing(records, fingerprint)
+        self.in_flight: dict[tuple, int] = {}
+        self._decided: dict[Claim, bool] = {}
+        self.next_index = {c.pairing: len(self.games.get(c.pairing, [])) for c in claims}
+        for games in self.games.values():
+            for r in games:
+                key = (r["game"], r["players"], r["tested"], r["opponent"])
+                self.next_index[key] = max(self.next_index.get(key, 0), r["index"] + 1)
+
+    def decided(self, claim: Claim) -> bool:
+        if claim not in self._decided:
+            self._decided[claim] = claim.decide(self.games.get(claim.pairing, [])).decision != CONTINUE
+        return self._decided[claim]
+
+    def open_claims(self) -> list[Claim]:
+        return [c for c in self.claims if not self.decided(c)]
+
+    def spent(self, pairing: tuple) -> float:
+        games = self.games.get(pairing, [])
+        mean = sum(r["seconds"] for r in games) / len(games) if games else DEFAULT_GAME_SECONDS
+        return sum(r["seconds"] for r in games) + self.in_flight.get(pairing, 0) * mean
+
+    def next_task(self) -> tuple | None:
+        # A pairing serves every claim on it; it is open while one of them is undecided.
+        pairings = {c.pairing for c in self.open_claims()}
+        if not pairings:
+            return None
+        pairing = min(sorted(pairings), key=self.spent)
+        index = self.next_index[pairing]
+        self.next_index[pairing] = index + 1
+        self.in_flight[pairing] = self.in_flight.get(pairing, 0) + 1
+        return (self.fingerprint, *pairing, index)
+
+    def finished(self, record: dict) -> None:
+        pairing = (record["game"], record["players"], record["tested"], record["opponent"])
+        self.in_flight[pairing] -= 1
+        self.games.setdefault(pairing, []).append(record)
+        self._decided = {c: d for c, d in self._decided.items() if c.pairing != pairing}
 
 
-def load_records(path: Path | None) -> list[dict]:
-    if path is None or not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+def run(claims: list[Claim], results: Path, minutes: float | None, processes: int, fingerprint: str) -> int:
+    """Play until every claim is decided or the time is up; returns the games played."""
+    scheduler = Scheduler(claims, load_records(results), fingerprint)
+    started = time.monotonic()
+    deadline = started + minutes * 60 if minutes else None
+    played = 0
+    results.parent.mkdir(parents=True, exist_ok=True)
+    with results.open("a") as out, multiprocessing.get_context("fork").Pool(processes, maxtasksperchild=20) as pool:
+        pending = []
+        while True:
+            open_to_launch = deadline is None or time.monotonic() < deadline
+            while open_to_launch and len(pending) < processes:
+                task = scheduler.next_task()
+                if task is None:
+                    break
+                pending.append((task, pool.apply_async(play_game, (task,))))
+            if not pending:
+                break
+            ready = [(t, p) for t, p in pending if p.ready()]
+            if not ready:
+                time.sleep(0.05)
+                continue
+            for item in ready:
+                pending.remove(item)
+                record = item[1].get()
+                out.write(json.dumps(record) + "\n")
+                out.flush()
+                scheduler.finished(record)
+                played += 1
+                print(
+                    f"[{(time.monotonic() - started) / 60:5.1f} min] {record['game']} {record['players']}p "
+                    f"{record['tested']} vs {record['opponent']} #{record['index']}: place {record['place']} "
+                    f"({record['seconds']:.0f} s); {len(scheduler.open_claims())} claims open",
+                    flush=True,
+                )
+    return played
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
-    parser.add_argument("--costly-games", type=int, help="games per pairing with MCTS (default: --games)")
-    parser.add_argument("--quick", action="store_true", help=f"{QUICK_GAMES} games per pairing, no doc unless asked")
     parser.add_argument("--minutes", type=float, help="launch no new game after this much wall time")
-    parser.add_argument("--game", action="append", help="only this slug (may repeat)")
+    parser.add_argument("--game", action="append", help="only this game slug (may repeat)")
     parser.add_argument("--players", type=int, action="append", help="only this player count (may repeat)")
-    parser.add_argument("--pairing", action="append", help="only TESTED:OPPONENT, e.g. greedy:random")
+    parser.add_argument("--claim", action="append", help="only this kind, e.g. hard-vs-greedy (may repeat)")
     parser.add_argument("--processes", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--results", type=Path, help="append every game to this JSON-lines file; resume from it")
-    parser.add_argument("--no-write", action="store_true", help="print only, leave docs/BOTS.md alone")
-    parser.add_argument("--report", action="store_true", help="play nothing: write the table from --results")
-    parser.add_argument("--write", action="store_true", help="with --quick: write the doc anyway")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="the JSON-lines results file (resumed)")
+    parser.add_argument("--fingerprint", help="report on the games of this code fingerprint (default: the code now)")
+    parser.add_argument("--report", action="store_true", help="play nothing: write the report from the results")
+    parser.add_argument("--list", action="store_true", help="play nothing: print every claim and where it stands")
+    parser.add_argument("--no-write", action="store_true", help="leave docs/BOTS.md and strength.json alone")
     args = parser.parse_args(argv)
 
-    games = [g for g in all_games() if not args.game or g.slug in args.game]
-    if not games:
-        parser.error("no such game registered")
-    pairings = PAIRINGS
-    if args.pairing:
-        pairings = tuple(tuple(p.split(":", 1)) for p in args.pairing)
-        for pair in pairings:
-            for name in pair:
-                get_bot(name)
-    cheap_games = QUICK_GAMES if args.quick else args.games
-    costly_games = QUICK_GAMES if args.quick else (args.costly_games or args.games)
-    tasks = plan(games, args.players, pairings, cheap_games, costly_games)
-    records = load_records(args.results)
-    done = {(r["game"], r["players"], r["tested"], r["opponent"], r["index"]) for r in records}
-    todo = [] if args.report else [t for t in tasks if t not in done]
-    # The table covers the whole plan, also when this run plays only part of it (--game ...).
-    wanted = set(tasks) | set(plan(all_games(), None, PAIRINGS, cheap_games, costly_games))
-    records = [r for r in records if (r["game"], r["players"], r["tested"], r["opponent"], r["index"]) in wanted]
+    kinds = {k[0] for k in KINDS}
+    for kind in args.claim or []:
+        if kind not in kinds:
+            parser.error(f"no claim {kind!r}; claims: {', '.join(sorted(kinds))}")
+    claims = all_claims()
+    chosen = [
+        c
+        for c in claims
+        if (not args.game or c.game in args.game)
+        and (not args.players or c.players in args.players)
+        and (not args.claim or c.kind in args.claim)
+    ]
+    if not chosen:
+        parser.error("no claim matches --game / --players / --claim")
+    current = code_fingerprint()
+    fingerprint = args.fingerprint or current
+    if not (args.report or args.list):
+        if fingerprint != current:
+            parser.error("games are played with the code as it is now: --fingerprint is for reports")
+        print(f"Code fingerprint {fingerprint}; results in {args.results}", flush=True)
+        played = run(chosen, args.results, args.minutes, args.processes, fingerprint)
+        print(f"\n{played} games played.")
+    from bench import bots_report  # after the run, so a long run picks up the report as it is then
 
-    info = machine()
-    print(f"{info['cpu']}, {info['cores']} cores, {info['python']}, {info['date']}")
-    print(f"{len(tasks)} games planned, {len(records)} already in the results file, {len(todo)} to play", flush=True)
-    started = time.monotonic()
-    deadline = started + args.minutes * 60 if args.minutes else None
-    out = args.results.open("a") if args.results else None
-    try:
-        with multiprocessing.get_context("fork").Pool(args.processes, maxtasksperchild=50) as pool:
-            pending = []
-            queue = list(todo)
-            while queue or pending:
-                while queue and len(pending) < args.processes * 2 and (deadline is None or time.monotonic() < deadline):
-                    task = queue.pop(0)
-                    pending.append(pool.apply_async(play_game, (task,)))
-                if deadline is not None and time.monotonic() >= deadline:
-                    queue.clear()
-                ready = [p for p in pending if p.ready()]
-                if not ready:
-                    time.sleep(0.05)
-                    continue
-                for p in ready:
-                    pending.remove(p)
-                    record = p.get()
-                    records.append(record)
-                    if out:
-                        out.write(json.dumps(record) + "\n")
-                        out.flush()
-                    print(
-                        f"[{(time.monotonic() - started) / 60:5.1f} min] {record['game']} {record['players']}p "
-                        f"{record['tested']} vs {record['opponent']} #{record['index']}: place {record['place']} "
-                        f"({record['seconds']:.0f} s, {record['decisions']} decisions)",
-                        flush=True,
-                    )
-    finally:
-        if out:
-            out.close()
-    wall = time.monotonic() - started
-    tallies = tallies_from(records)
-    print()
-    print(table(tallies))
-    for note in shortfalls(tallies):
-        print("- " + note)
-    if not args.no_write and (not args.quick or args.write):
-        planned = {"cheap": cheap_games, "costly": costly_games}
-        body = section(tallies, info, args.processes, wall, planned)
-        write_section(DOC, "bots", "Tournament", body, intro="# Bots\n")
-        print(f"\nUpdated {DOC}")
+    records = load_records(args.results)
+    print(bots_report.claims_table(claims, records, fingerprint))
+    if not args.no_write and not args.list:
+        bots_report.write(claims, records, fingerprint)
+        print(f"\nUpdated {bots_report.DOC} and {bots_report.STRENGTH}")
     return 0
 
 

@@ -1,0 +1,140 @@
+"""The sequential bot tournament (bench/bots.py) and its report (bench/bots_report.py)."""
+
+import json
+
+import pytest
+
+from bench import bots, bots_report
+from games.engines import all_games
+
+
+def claim(kind, game="territories", players=2):
+    return next(c for c in bots.all_claims() if (c.kind, c.game, c.players) == (kind, game, players))
+
+
+def record(c, index, won, fingerprint="abc", seconds=1.0):
+    """A finished 2-player game of the claim's pairing that the tested bot ``won`` or lost."""
+    seat = index % c.players
+    names = [c.tested if s == seat else c.opponent for s in range(c.players)]
+    ranking = [1 if (s == seat) == won else 2 for s in range(c.players)]
+    return {
+        "fingerprint": fingerprint,
+        "game": c.game,
+        "players": c.players,
+        "tested": c.tested,
+        "opponent": c.opponent,
+        "index": index,
+        "seat": seat,
+        "bots": names,
+        "ranking": ranking,
+        "place": ranking[seat],
+        "seconds": seconds,
+        "think": {},
+    }
+
+
+def test_every_game_and_player_count_has_the_five_claims_of_the_levels():
+    claims = bots.all_claims()
+    combos = {(g.slug, n) for g in all_games() for n in g.allowed_player_counts()}
+    assert {(c.game, c.players) for c in claims} == combos
+    assert len(claims) == 5 * len(combos)
+    kinds = {c.kind: c for c in claims if (c.game, c.players) == ("chit-territory", 4)}
+    assert set(kinds) == {"easy-vs-random", "greedy-vs-easy", "medium-vs-greedy", "hard-vs-medium", "hard-vs-greedy"}
+    assert (kinds["greedy-vs-easy"].tested, kinds["greedy-vs-easy"].opponent) == ("greedy", "mcts-easy")
+    # Hard against Greedy: twice the fair share of first places at 4 players, 65% at 2.
+    assert (kinds["hard-vs-greedy"].score, kinds["hard-vs-greedy"].target) == ("first", 0.5)
+    assert claim("hard-vs-greedy").target == 0.65
+    assert claim("hard-vs-greedy", "dice-territory", 3).target == pytest.approx(2 / 3, abs=1e-4)
+    # The other claims: place score, H0 "no better than even" against H1 "60%".
+    assert {(c.score, round(c.target - c.margin, 6)) for c in claims if c.kind != "hard-vs-greedy"} == {("place", 0.5)}
+
+
+def test_a_game_seats_the_tested_bot_in_a_rotating_seat_and_records_what_a_verdict_needs():
+    for index in range(3):
+        r = bots.play_game(("fp", "gp02a", 3, "greedy", "random", index))
+        assert r["seat"] == index and r["bots"][index] == "greedy"
+        assert r["bots"].count("random") == 2
+        assert sorted(r["ranking"])[0] == 1 and r["place"] == r["ranking"][index]
+        assert r["fingerprint"] == "fp" and r["seconds"] > 0
+        assert r["think"]["greedy"]["decisions"] > 0
+
+
+def test_the_fingerprint_changes_with_the_bot_or_engine_code(tmp_path):
+    for folder in ("games/bots", "games/engines"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "x.py").write_text("A = 1\n")
+    before = bots.code_fingerprint(tmp_path)
+    assert bots.code_fingerprint(tmp_path) == before
+    (tmp_path / "games/bots/x.py").write_text("A = 2\n")
+    assert bots.code_fingerprint(tmp_path) != before
+    (tmp_path / "games/bots/notes.txt").write_text("not code")
+    assert len(bots.code_fingerprint(tmp_path)) == len(before)
+
+
+def test_games_of_other_code_do_not_count_toward_a_verdict():
+    c = claim("easy-vs-random")
+    wins = [record(c, i, True) for i in range(30)]
+    old = [record(c, i, False, fingerprint="old") for i in range(30)]
+    scheduler = bots.Scheduler([c], old + wins, "abc")
+    assert scheduler.decided(c)
+    assert c.decide(scheduler.games[c.pairing]).decision == "H1"
+    assert not bots.Scheduler([c], old, "abc").decided(c)
+
+
+def test_the_scheduler_feeds_the_undecided_claim_with_the_least_time_and_resumes_the_numbering():
+    cheap, costly = claim("easy-vs-random"), claim("hard-vs-greedy")
+    records = [record(cheap, i, True, seconds=1) for i in range(3)]
+    records += [record(costly, 0, True, seconds=100)]
+    scheduler = bots.Scheduler([cheap, costly], records, "abc")
+    task = scheduler.next_task()
+    assert task == ("abc", "territories", 2, "mcts-easy", "random", 3)  # 3 s spent against 100 s
+    # Once the cheap claim is decided, only the other is played.
+    for i in range(3, 40):
+        scheduler.finished(record(cheap, i, True))
+        scheduler.in_flight[cheap.pairing] = 1
+    scheduler.in_flight[cheap.pairing] = 0
+    assert scheduler.decided(cheap)
+    assert [scheduler.next_task()[3] for _ in range(3)] == ["mcts-hard"] * 3
+
+
+def test_a_run_plays_until_the_claim_is_decided_keeps_every_game_and_resumes(tmp_path):
+    results = tmp_path / "bots.jsonl"
+    # A claim of quick games (Greedy beats Random at every Game of God), decided in about 20.
+    c = bots.Claim("game-of-god", 2, "greedy-vs-random", "greedy", "random", "place", 0.6, 0.1, "Greedy beats Random")
+    played = bots.run([c], results, minutes=None, processes=2, fingerprint="test")
+    lines = results.read_text().splitlines()
+    assert played == len(lines) >= 8
+    games = [json.loads(line) for line in lines]
+    assert c.decide(games).decision != "continue"
+    assert sorted(g["index"] for g in games) == list(range(len(games)))
+    # A second run finds the claim decided in the file and plays nothing.
+    assert bots.run([c], results, minutes=None, processes=2, fingerprint="test") == 0
+    # Out of time: nothing new is launched.
+    assert bots.run([claim("hard-vs-greedy")], results, minutes=1e-9, processes=2, fingerprint="test") == 0
+
+
+def test_the_report_gives_each_claim_its_verdict_and_each_bot_its_elo(tmp_path):
+    met, missed, open_ = claim("easy-vs-random"), claim("greedy-vs-easy"), claim("medium-vs-greedy")
+    records = [record(met, i, i % 4 != 0) for i in range(40)]  # Easy wins 3 in 4
+    records += [record(missed, i, i % 4 == 0) for i in range(40)]  # Greedy wins 1 in 4
+    records += [record(open_, i, i % 2 == 0) for i in range(6)]
+    records += [record(met, i, False, fingerprint="old") for i in range(5)]
+    doc, strength = tmp_path / "BOTS.md", tmp_path / "strength.json"
+    doc.write_text("# Bots\n\nWhat the bots are.\n")
+    bots_report.write([met, missed, open_], records, "abc", doc=doc, strength=strength)
+    text = doc.read_text()
+    assert text.startswith("# Bots\n\nWhat the bots are.")  # the prose stays
+    assert "fingerprint `abc`" in text and "5 games of other code" in text
+    rows = {line.split("|")[3].strip(): line for line in text.splitlines() if line.startswith("| Territories | 2 |")}
+    assert rows["MCTS Easy vs Random"].rstrip(" |").endswith("met")
+    assert "**missed**" in rows["Greedy vs MCTS Easy"]
+    assert rows["MCTS Medium vs Greedy"].rstrip(" |").endswith("undecided")
+    assert "1 met, 1 missed, 1 undecided" in text
+    rated = json.loads(strength.read_text())
+    assert rated["fingerprint"] == "abc"
+    territories = rated["games"]["territories"]
+    assert territories["random"]["elo"] == 0
+    # Easy scored 3 in 4 against Random (+191 Elo before the prior), Greedy 1 in 4 against Easy.
+    assert 150 < territories["mcts-easy"]["elo"] < 200
+    assert territories["greedy"]["elo"] == pytest.approx(0, abs=30)
+    assert territories["mcts-easy"]["plus_minus"] > 0
