@@ -81,12 +81,10 @@ def test_the_tab_title_shows_your_move_when_the_opponent_moves_and_back_after_yo
 
     # Ann moves: the title and icon are back to normal, and nothing waits for her.
     while page.evaluate("window.matchClient.payload.clocks.to_move === window.matchClient.payload.seat"):
+        # The version is read before the click: the update may arrive before a read after it.
+        before = page.evaluate("window.matchClient.payload.version")
         page.locator("#actions button.action").first.click()
-        page.wait_for_function(
-            "(v) => window.matchClient.payload.version > v",
-            arg=page.evaluate("window.matchClient.payload.version"),
-            timeout=TIMEOUT,
-        )
+        page.wait_for_function("(v) => window.matchClient.payload.version > v", arg=before, timeout=TIMEOUT)
     page.wait_for_function(TITLE_IS, arg=base_title, timeout=TIMEOUT)
     assert page.get_attribute('link[rel="icon"]', "href") == idle_icon
     page.wait_for_function(HEADER_COUNT_IS, arg=0, timeout=TIMEOUT)
