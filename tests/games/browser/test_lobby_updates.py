@@ -10,7 +10,7 @@ from games import services
 
 pytestmark = pytest.mark.browser
 
-LIVE = "document.documentElement.dataset.lobbyLive === 'true'"
+LIVE = "() => document.documentElement.dataset.lobbyLive === 'true'"
 
 
 def in_thread(fn, *args, **kwargs):
