@@ -159,35 +159,28 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return self.window_frames > MAX_FRAMES_PER_SECOND
 
     async def act(self, frame):
-        outcome = await _db(services.deferred)(
-            services.match_act,
-            match_id=self.match_id,
-            user=self.user,
-            action=frame.get("action"),
-            version=frame.get("version"),
-        )
-        if outcome.error is None:
-            await self._send_own_update(outcome)
-            await self.send_json({"type": "ack", "version": outcome.result.match.version})
-        else:
-            await self.send_error(outcome.error.code, outcome.error.message)
-        if not await publish(outcome):
-            # The move is saved but nobody was told, this socket included: say so, and show it.
-            await self.send_error("unavailable", UNAVAILABLE)
-            await self.send_snapshot(force=True)
-        elif outcome.error is not None and outcome.error.code in ("stale", "finished"):
-            await self.send_snapshot(force=True)
+        await self._serve(services.match_act, ack=True, action=frame.get("action"), version=frame.get("version"))
 
     async def takeback(self, service, **kwargs):
-        """Ask to take back a move, or answer such a request: a refusal is an error frame (and,
-        if the position moved on, the current snapshot); what changed reaches every socket."""
+        """Ask to take back a move, or answer such a request (``games.takebacks``)."""
+        await self._serve(service, ack=False, **kwargs)
+
+    async def _serve(self, service, *, ack: bool, **kwargs):
+        """Run a write of this socket's user: its own update first (and an ack for a move), or
+        an error frame; then what changed reaches every socket. A refusal because the position
+        moved on, or a broadcast that failed, also gets this socket the current snapshot."""
         outcome = await _db(services.deferred)(service, match_id=self.match_id, user=self.user, **kwargs)
         if outcome.error is None:
             await self._send_own_update(outcome)
+            if ack:
+                await self.send_json({"type": "ack", "version": outcome.result.match.version})
         else:
             await self.send_error(outcome.error.code, outcome.error.message)
-        await publish(outcome)
-        if outcome.error is not None and outcome.error.code in ("stale", "finished"):
+        if not await publish(outcome):
+            # The change is saved but nobody was told, this socket included: say so, and show it.
+            await self.send_error("unavailable", UNAVAILABLE)
+            await self.send_snapshot(force=True)
+        elif outcome.error is not None and outcome.error.code in ("stale", "finished"):
             await self.send_snapshot(force=True)
 
     async def _send_own_update(self, outcome: services.Deferred) -> None:
