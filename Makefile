@@ -39,8 +39,10 @@ worker: install
 beat: install
 	$(VENV)/bin/celery -A portal beat --loglevel=info
 
+# Two processes (one per core; TEST_WORKERS=0 for one), the browser tests one at a time.
+TEST_WORKERS ?= 2
 test: install
-	PORTAL_TESTING=1 $(PY) -m pytest $(PYTEST_ARGS)
+	PORTAL_TESTING=1 $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

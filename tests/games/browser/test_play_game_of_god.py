@@ -122,10 +122,23 @@ def play_one(page, seen, done):
     if done["move"] == 0 and len(froms) > 1:
         # By keyboard: Enter picks the stack and moves on to its first target; Escape puts
         # it back and no target stays lit.
-        pick.focus()
-        page.keyboard.press("Enter")
-        focused = page.evaluate("document.activeElement.dataset.action || ''")
-        assert focused.startswith(f"move:{start}-"), focused
+        # A redraw from a late update may take the focus back before the key lands, as it
+        # would from a person; they press Enter again, and so does the test (a few times).
+        for _ in range(3):
+            svg.locator(f"[data-select='{start}']").focus()
+            page.keyboard.press("Enter")
+            try:
+                page.wait_for_function(
+                    "prefix => ((document.activeElement && document.activeElement.dataset.action) || '')"
+                    ".startsWith(prefix)",
+                    arg=f"move:{start}-",
+                    timeout=3000,
+                )
+                break
+            except PlaywrightError:
+                continue
+        focused = page.evaluate("(document.activeElement && document.activeElement.dataset.action) || ''")
+        assert focused.startswith(f"move:{start}-"), f"Enter on a stack should focus its first target, not {focused!r}"
         page.keyboard.press("Escape")
         assert offers(page)["board"] == []
         pick = svg.locator(f"[data-select='{start}']")
