@@ -19,7 +19,7 @@ from django.utils import timezone
 from games import services as match_services
 from games.models import Match
 from games.services import MatchError
-from games.signals import challenge_received, rematch_offered
+from games.signals import challenge_answered, challenge_received, rematch_offered
 
 from .models import Challenge, RematchAnswer, RematchOffer, State
 
@@ -109,6 +109,26 @@ def challenge_create(*, user, to, **terms) -> Challenge:
     return challenge
 
 
+def _tell_answered(challenge: Challenge, *, user_id: int, text: str, url: str = "") -> None:
+    """Once committed: the other side hears what became of the challenge."""
+    url = url or challenge.get_absolute_url()
+    transaction.on_commit(
+        lambda: challenge_answered.send_robust(
+            sender=Challenge, challenge_id=challenge.pk, user_id=user_id, text=text, url=url
+        ),
+        robust=True,
+    )
+
+
+def _tell_expired(challenge: Challenge) -> None:
+    _tell_answered(
+        challenge,
+        user_id=challenge.challenger_id,
+        text=f"Your challenge to {challenge.challenged.username} to {_terms_words(challenge.terms)} "
+        "expired unanswered.",
+    )
+
+
 def _create_match(creator, terms: dict, *, visibility=Match.Visibility.PUBLIC, seat: int = 0) -> Match:
     clock = match_services.clock_terms(terms["speed"], terms["seconds_per_move"])
     return match_services.match_create(
@@ -152,6 +172,7 @@ def _answer_challenge(challenge_id, user, *, by_challenged: bool) -> tuple[Chall
     if not by_challenged and user.pk != challenge.challenger_id:
         raise MatchError("Only the challenger can withdraw a challenge; you may decline it.", "forbidden")
     if _expire_if_due(challenge, timezone.now()):
+        _tell_expired(challenge)
         return challenge, True
     if challenge.state != State.PENDING:
         raise _closed("challenge", challenge.state)
@@ -197,6 +218,12 @@ def challenge_accept(*, challenge_id, user) -> Challenge:
             match_services.match_join(match_id=match.pk, user=user, token=match.invite_token)
             match.refresh_from_db()
             _move_on(challenge, State.ACCEPTED, match=match)
+            _tell_answered(
+                challenge,
+                user_id=challenge.challenger_id,
+                text=f"{user.username} accepted your challenge to {_terms_words(challenge.terms)}: the match is on.",
+                url=match.get_absolute_url(),
+            )
     if expired:
         raise _closed("challenge", State.EXPIRED)
     return challenge
@@ -215,6 +242,12 @@ def _close_challenge(challenge_id, user, state: str, *, by_challenged: bool) -> 
         challenge, expired = _answer_challenge(challenge_id, user, by_challenged=by_challenged)
         if not expired:
             _move_on(challenge, state)
+            words = _terms_words(challenge.terms)
+            if by_challenged:
+                told, text = challenge.challenger_id, f"{user.username} declined your challenge to {words}."
+            else:
+                told, text = challenge.challenged_id, f"{user.username} withdrew their challenge to {words}."
+            _tell_answered(challenge, user_id=told, text=text)
     if expired:
         raise _closed("challenge", State.EXPIRED)
     return challenge
@@ -405,8 +438,16 @@ def expire_due() -> int:
     offers hear it. Returns how many were expired. Safe to run twice, and beside answers."""
     now = timezone.now()
     expired = 0
-    due = Challenge.objects.filter(state=State.PENDING, expires_at__lte=now)
-    expired += due.update(state=State.EXPIRED, answered_at=now)
+    with transaction.atomic():
+        # Rows being answered right now are left to their answer (which expires them if due).
+        due = list(
+            Challenge.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("challenged")
+            .filter(state=State.PENDING, expires_at__lte=now)
+        )
+        expired += Challenge.objects.filter(pk__in=[c.pk for c in due]).update(state=State.EXPIRED, answered_at=now)
+        for challenge in due:
+            _tell_expired(challenge)
     for offer_id in RematchOffer.objects.filter(state=State.PENDING, expires_at__lte=now).values_list("pk", flat=True):
         with transaction.atomic():
             offer = _lock_offer(offer_id)

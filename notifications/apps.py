@@ -5,11 +5,18 @@ class NotificationsConfig(AppConfig):
     name = "notifications"
 
     def ready(self):
-        from games.signals import challenge_received, match_finished, open_matches_changed, rematch_offered
+        from games.signals import (
+            challenge_answered,
+            challenge_received,
+            match_finished,
+            open_matches_changed,
+            rematch_offered,
+        )
 
         from . import receivers
 
         match_finished.connect(receivers.match_finished, dispatch_uid="notifications.match_finished")
         challenge_received.connect(receivers.challenge_received, dispatch_uid="notifications.challenge_received")
+        challenge_answered.connect(receivers.challenge_answered, dispatch_uid="notifications.challenge_answered")
         rematch_offered.connect(receivers.rematch_offered, dispatch_uid="notifications.rematch_offered")
         open_matches_changed.connect(receivers.seats_changed, dispatch_uid="notifications.seats_changed")

@@ -10,6 +10,7 @@ class Notification(models.Model):
         YOUR_TURN = "your_turn", "Your turn"
         MATCH_FINISHED = "match_finished", "Match finished"
         CHALLENGE_RECEIVED = "challenge_received", "Challenge received"
+        CHALLENGE_ANSWERED = "challenge_answered", "Challenge answered"
         REMATCH_OFFERED = "rematch_offered", "Rematch offered"
         FORUM_REPLY = "forum_reply", "Forum reply"
 

@@ -30,6 +30,13 @@ def challenge_received(sender, challenge_id, user_id, text, url, **kwargs) -> No
     )
 
 
+def challenge_answered(sender, challenge_id, user_id, text, url, **kwargs) -> None:
+    """Accepted, declined, withdrawn or expired: the challenge needs nobody's answer any more
+    (its unread "challenge received" is settled) and the other side is told what became of it."""
+    services.notifications_settle(key=f"challenge:{challenge_id}")
+    services.notify(user_ids=[user_id], kind=Notification.Kind.CHALLENGE_ANSWERED, text=text, url=url)
+
+
 def rematch_offered(sender, match_id, user_ids, text, url, **kwargs) -> None:
     services.notify(
         user_ids=user_ids, kind=Notification.Kind.REMATCH_OFFERED, text=text, url=url, key=f"rematch:{match_id}"

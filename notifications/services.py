@@ -55,6 +55,17 @@ def notify(*, user_ids, kind: str, text: str, url: str = "", key: str = "") -> l
     return rows
 
 
+def notifications_settle(*, key: str) -> int:
+    """Mark read every unread notification under ``key``: what it asked for is no longer
+    waiting (a challenge answered, withdrawn or expired)."""
+    people = list(Notification.objects.filter(key=key, read=False).values_list("user_id", flat=True))
+    if not people:
+        return 0
+    settled = Notification.objects.filter(key=key, read=False).update(read=True)
+    transaction.on_commit(lambda: tell_users(people), robust=True)
+    return settled
+
+
 def notification_mark_all_read(*, user) -> int:
     marked = Notification.objects.filter(user=user, read=False).update(read=True)
     if marked:
