@@ -258,8 +258,12 @@ def turn_mail_due(*, user, now: datetime | None = None) -> list[Match]:
 
 def turn_mail_send(*, user_id: int, now: datetime | None = None) -> int:
     """Send ``user_id`` one e-mail listing every match due (``turn_mail_due``); returns how
-    many it listed (0: no mail). The person's settings row is locked, so two runs at once send
-    one mail; a mail that fails rolls the record back, and the next sweep tries again."""
+    many it listed (0: no mail).
+
+    The matches are claimed first, under a lock of the person's settings row, and committed, so
+    two runs at once send one mail. The mail goes out after that, with no lock held: a slow
+    mail server holds up nothing else of that person's. A mail that fails gives the claim back
+    (the next sweep tries again) and raises, so the task retries."""
     from django.contrib.auth import get_user_model
 
     now = now or timezone.now()
@@ -272,10 +276,26 @@ def turn_mail_send(*, user_id: int, now: datetime | None = None) -> int:
         matches = turn_mail_due(user=user, now=now)
         if not matches:
             return 0
+        before = dict(TurnMail.objects.filter(user=user, match__in=matches).values_list("match_id", "sent_at"))
         for match in matches:
             TurnMail.objects.update_or_create(user=user, match=match, defaults={"sent_at": now})
+    try:
         _turn_mail(user, matches).send(fail_silently=False)
+    except Exception:
+        _turn_mail_unclaim(user, matches, before, now)
+        raise
     return len(matches)
+
+
+def _turn_mail_unclaim(user, matches: list[Match], before: dict, claimed_at: datetime) -> None:
+    """The claim of a mail that was not sent, undone (unless a later run claimed a match since)."""
+    with transaction.atomic():
+        for match in matches:
+            claim = TurnMail.objects.filter(user=user, match=match, sent_at=claimed_at)
+            if match.pk in before:
+                claim.update(sent_at=before[match.pk])
+            else:
+                claim.delete()
 
 
 def _absolute(path: str) -> str:

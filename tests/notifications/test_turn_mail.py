@@ -217,3 +217,31 @@ def test_the_clock_command_make_run_starts_sends_the_mail_too(away_turn, mailout
 
     call_command("run_clocks", "--once")
     assert [mail.to for mail in mailoutbox] == [[waiting_for(away_turn).email]]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_mail_the_server_refuses_is_sent_by_the_next_try_and_holds_no_lock_meanwhile(
+    away_turn, mailoutbox, monkeypatch
+):
+    from django.core.mail.backends.locmem import EmailBackend
+    from django.db import connection
+
+    from notifications.models import TurnMail
+
+    person = waiting_for(away_turn)
+    working = EmailBackend.send_messages
+    inside_a_transaction = []
+
+    def refused(self, messages):
+        inside_a_transaction.append(connection.in_atomic_block)
+        raise ConnectionRefusedError("the mail server is down")
+
+    monkeypatch.setattr(EmailBackend, "send_messages", refused)
+    with pytest.raises(ConnectionRefusedError):
+        services.turn_mail_send(user_id=person.pk)
+    assert inside_a_transaction == [False], "the mail goes out with the person's settings row free"
+    assert mailoutbox == [] and not TurnMail.objects.filter(user=person).exists(), "the claim is given back"
+
+    monkeypatch.setattr(EmailBackend, "send_messages", working)
+    assert services.turn_mail_send(user_id=person.pk) == 1
+    assert [mail.to for mail in mailoutbox] == [[person.email]]
