@@ -39,8 +39,8 @@ worker: install
 beat: install
 	$(VENV)/bin/celery -A portal beat --loglevel=info
 
-# Two processes (one per core; TEST_WORKERS=0 for one), the browser tests one at a time.
-TEST_WORKERS ?= 2
+# One process by default; TEST_WORKERS=2 runs two (one per core), see tests/parallel.py.
+TEST_WORKERS ?= 0
 test: install
 	PORTAL_TESTING=1 $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 

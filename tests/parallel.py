@@ -1,5 +1,5 @@
-"""The suite in parallel processes (``pytest -n 2``, what ``make test`` runs): each process gets
-Redis of its own before Django reads its settings.
+"""The suite in parallel processes (``pytest -n 2``, ``make test TEST_WORKERS=2``): each process
+gets Redis of its own before Django reads its settings.
 
 pytest-django already gives each process a test database of its own (``test_portal_gw0``,
 ``test-db.sqlite3_gw1``). Redis is shared, so without this the processes' Celery workers would
@@ -38,6 +38,7 @@ if (match := re.fullmatch(r"gw(\d+)", _worker)) is not None:
     os.environ["CHANNEL_PREFIX"] = f"{os.environ.get('CHANNEL_PREFIX', 'portal')}-{_worker}"
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups off the items
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("browser") is not None or "browser" in getattr(item, "fixturenames", ()):
