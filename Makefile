@@ -42,7 +42,7 @@ beat: install
 # One process by default; TEST_WORKERS=2 runs two (one per core), see tests/parallel.py.
 TEST_WORKERS ?= 0
 test: install
-	PORTAL_TESTING=1 $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+	PORTAL_TESTING=1 $(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -9,8 +9,7 @@ Redis database N + 1 and the channel prefix ``portal-gwN``; processes a test sta
 servers, workers) inherit both, unless the test hands them a Redis of their own.
 
 Loaded with ``-p tests.parallel`` (``pytest.ini``), so it runs before pytest-django sets up
-Django. Also: the browser tests run one at a time, in the same process (``--dist loadgroup``),
-so two Chromiums never share the machine's two cores with everything else.
+Django. In two processes the browser tests may run side by side.
 """
 
 from __future__ import annotations
@@ -18,10 +17,6 @@ from __future__ import annotations
 import os
 import re
 from urllib.parse import urlsplit, urlunsplit
-
-import pytest
-
-BROWSER_GROUP = "browser"
 
 
 def _own_redis(url: str, worker: int) -> str:
@@ -36,10 +31,3 @@ if (match := re.fullmatch(r"gw(\d+)", _worker)) is not None:
     if os.environ.get("REDIS_URL"):
         os.environ["REDIS_URL"] = _own_redis(os.environ["REDIS_URL"], number)
     os.environ["CHANNEL_PREFIX"] = f"{os.environ.get('CHANNEL_PREFIX', 'portal')}-{_worker}"
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups off the items
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if item.get_closest_marker("browser") is not None or "browser" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP))
