@@ -32,9 +32,12 @@ cheap claims decide first and the time left flows to the costly ones. Every fini
 is appended at once to the results file (JSON lines); a run resumes from it, stops each
 claim as soon as its SPRT decides, and launches no new game after ``--minutes`` (games under
 way are finished and kept). Each record carries ``fingerprint``: a hash of the bot and
-engine code (``games/bots/*.py``, ``games/engines/*.py``). Verdicts and ratings use only
-the games of one fingerprint (by default the code as it is now), so a change to a bot starts
-its claims afresh; older games stay in the file.
+engine code (``games/bots/*.py``, ``games/engines/*.py``, but not the levels' budgets in
+``games/bots/levels.py``), and ``settings``: a hash of what each of its bots searched with in
+that game (``bot_settings``). Verdicts and ratings use only the games of one fingerprint (by
+default the code as it is now) whose bots all played with their settings of now, so a change
+to the code starts every claim afresh, and a change to one level's budget in one game only
+the claims that level plays in that game; older games stay in the file.
 
 **Budgets.** The bots play with their real levels from ``games.bots`` (nothing is scaled
 down). A level whose time cap binds before its iteration cap gets weaker on a loaded
@@ -63,6 +66,21 @@ from games.engines import CHANCE, all_games, get_game
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "bots.jsonl"
 CODE_GLOBS = ("games/bots/*.py", "games/engines/*.py")
+LEVELS_FILE = "games/bots/levels.py"  # data only: covered by each game's ``settings`` instead
+# What an MCTS bot searches with (its attributes; ``per_game`` overrides them game by game).
+SEARCH_SETTINGS = (
+    "iterations",
+    "seconds",
+    "exploration",
+    "rollout_limit",
+    "relative",
+    "first_weight",
+    "use_prior",
+    "prior_weight",
+    "tree_prior",
+    "widen",
+    "guided",
+)
 MAX_ACTIONS_PER_GAME = 20_000
 TIME_BOUND_SHARE = 0.9  # a think of at least this share of the level's time cap ran into it
 DEFAULT_GAME_SECONDS = 60.0  # core time guessed for a game of a claim not yet played
@@ -74,9 +92,36 @@ def code_fingerprint(root: Path = ROOT) -> str:
     digest = hashlib.sha256()
     for pattern in CODE_GLOBS:
         for path in sorted(root.glob(pattern)):
+            if path.relative_to(root).as_posix() == LEVELS_FILE:
+                continue
             digest.update(path.relative_to(root).as_posix().encode() + b"\0")
             digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()[:12]
+
+
+def bot_settings(name: str, slug: str) -> str:
+    """A short hash of what bot ``name`` searches with in game ``slug`` (empty for bots with
+    no settings, Random and Greedy)."""
+    bot = get_bot(name)
+    values = {key: getattr(bot, key) for key in SEARCH_SETTINGS if hasattr(bot, key)}
+    if not values:
+        return ""
+    values["prior"] = values.pop("use_prior", False)
+    values.update(getattr(bot, "per_game", {}).get(slug, {}))
+    return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:8]
+
+
+def settings_of(slug: str, names) -> dict[str, str]:
+    return {name: bot_settings(name, slug) for name in sorted(set(names))}
+
+
+def counted(record: dict, fingerprint: str) -> bool:
+    """Whether a game counts for the code ``fingerprint``: played by that code and, when it
+    says with what settings, by bots whose settings in that game are still the same."""
+    if record.get("fingerprint") != fingerprint:
+        return False
+    played = record.get("settings")
+    return played is None or played == settings_of(record["game"], played)
 
 
 # ---------------------------------------------------------------------------------------
@@ -142,7 +187,11 @@ def all_claims() -> list[Claim]:
 
 
 def game_seed(fingerprint: str, slug: str, players: int, tested: str, opponent: str, index: int) -> int:
-    return random.Random(f"{fingerprint}/{slug}/{players}/{tested}/{opponent}/{index}").getrandbits(63)
+    settings = settings_of(slug, (tested, opponent))
+    key = f"{fingerprint}/{slug}/{players}/{tested}/{opponent}/{index}"
+    if any(settings.values()):  # games of new settings get seeds of their own
+        key += "/" + ",".join(f"{name}={value}" for name, value in settings.items())
+    return random.Random(key).getrandbits(63)
 
 
 def play_game(task: tuple) -> dict:
@@ -185,6 +234,7 @@ def play_game(task: tuple) -> dict:
     ranking = state.ranking()
     return {
         "fingerprint": fingerprint,
+        "settings": settings_of(slug, names),
         "game": slug,
         "players": players,
         "tested": tested,
@@ -226,9 +276,27 @@ def load_records(path: Path) -> list[dict]:
 def games_by_pairing(records: list[dict], fingerprint: str) -> dict[tuple, list[dict]]:
     out: dict[tuple, list[dict]] = {}
     for r in records:
-        if r.get("fingerprint") == fingerprint:
+        if counted(r, fingerprint):
             out.setdefault((r["game"], r["players"], r["tested"], r["opponent"]), []).append(r)
     return out
+
+
+def adopt(path: Path, old: str, fingerprint: str) -> int:
+    """Count the games of code ``old`` as games of the code now, with the settings of now:
+    for a change that moved or renamed code but changed no bot's play (check it first: the
+    same seeded games must give the same actions before and after). Each adopted record
+    keeps ``adopted_from``. Returns how many were adopted."""
+    records = load_records(path)
+    adopted = 0
+    for r in records:
+        if r.get("fingerprint") == old:
+            r.update(fingerprint=fingerprint, settings=settings_of(r["game"], r["bots"]), adopted_from=old)
+            adopted += 1
+    if adopted:
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text("".join(json.dumps(r) + "\n" for r in records))
+        temporary.replace(path)
+    return adopted
 
 
 # ---------------------------------------------------------------------------------------
@@ -328,6 +396,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--results", type=Path, default=RESULTS, help="the JSON-lines results file (resumed)")
     parser.add_argument("--fingerprint", help="report on the games of this code fingerprint (default: the code now)")
+    parser.add_argument(
+        "--adopt",
+        metavar="FINGERPRINT",
+        help="count the games of that code as the code now's (after a change that left every bot's play alone)",
+    )
     parser.add_argument("--report", action="store_true", help="play nothing: write the report from the results")
     parser.add_argument("--list", action="store_true", help="play nothing: print every claim and where it stands")
     parser.add_argument("--no-write", action="store_true", help="leave docs/BOTS.md and strength.json alone")
@@ -349,6 +422,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("no claim matches --game / --players / --claim")
     current = code_fingerprint()
     fingerprint = args.fingerprint or current
+    if args.adopt:
+        print(f"Adopted {adopt(args.results, args.adopt, current)} games of code {args.adopt} as {current}.")
     if not (args.report or args.list):
         if fingerprint != current:
             parser.error("games are played with the code as it is now: --fingerprint is for reports")

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from bench import elo
-from bench.bots import Claim, games_by_pairing
+from bench.bots import Claim, counted, games_by_pairing
 from bench.report import machine, write_section
 from bench.sprt import ACCEPT_H0, ACCEPT_H1
 from games.bots import bot_label, bot_names
@@ -50,10 +50,10 @@ def claims_table(claims: list[Claim], records: list[dict], fingerprint: str) -> 
 
 
 def game_pairs(records: list[dict], fingerprint: str) -> dict[str, list[list[elo.Pair]]]:
-    """Per game slug, the pairwise results of every game of this fingerprint."""
+    """Per game slug, the pairwise results of every game that counts for this fingerprint."""
     out: dict[str, list[list[elo.Pair]]] = {}
     for r in records:
-        if r.get("fingerprint") == fingerprint:
+        if counted(r, fingerprint):
             out.setdefault(r["game"], []).append(elo.pairs_of_game(r["bots"], r["ranking"]))
     return out
 
@@ -81,7 +81,7 @@ def thinking_table(records: list[dict], fingerprint: str) -> str:
     names = _game_names()
     tally: dict[tuple[str, str], dict[str, float]] = {}
     for r in records:
-        if r.get("fingerprint") != fingerprint:
+        if not counted(r, fingerprint):
             continue
         for bot, t in r["think"].items():
             if not bot.startswith("mcts") or not t["decisions"]:
@@ -110,7 +110,7 @@ def thinking_table(records: list[dict], fingerprint: str) -> str:
 
 def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: dict) -> str:
     info = machine()
-    ours = [r for r in records if r.get("fingerprint") == fingerprint]
+    ours = [r for r in records if counted(r, fingerprint)]
     others = len(records) - len(ours)
     results = [c.decide(games_by_pairing(records, fingerprint).get(c.pairing, [])) for c in claims]
     met = sum(r.decision == ACCEPT_H1 for r in results)
@@ -125,8 +125,9 @@ def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: 
             f"Written on {info['date']} by `python -m bench.bots --report` from `bench/results/bots.jsonl`: "
             f"the {len(ours)} games of bot and engine code fingerprint `{fingerprint}` "
             f"({hours:.1f} core-hours on {info['cpu']}, {info['cores']} cores, {info['python']}, two games at a "
-            f"time). The file's {others} games of other code (older bots, or before games carried a "
-            "fingerprint) are kept but not counted.",
+            f"time), with the levels' settings of now. The file's {others} games of other code, or of a level "
+            "with other settings in that game (older bots, or before games carried a fingerprint), are kept but "
+            "not counted.",
             "",
             f"### Claims: {met} met, {missed} missed, {len(claims) - met - missed} undecided",
             "",

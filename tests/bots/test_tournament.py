@@ -71,6 +71,57 @@ def test_the_fingerprint_changes_with_the_bot_or_engine_code(tmp_path):
     assert len(bots.code_fingerprint(tmp_path)) == len(before)
 
 
+def test_the_levels_budgets_are_not_code_each_game_records_what_its_bots_searched_with(tmp_path):
+    for folder in ("games/bots", "games/engines"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "games/bots/mcts.py").write_text("A = 1\n")
+    (tmp_path / "games/bots/levels.py").write_text("EASY = 30\n")
+    before = bots.code_fingerprint(tmp_path)
+    (tmp_path / "games/bots/levels.py").write_text("EASY = 10\n")
+    assert bots.code_fingerprint(tmp_path) == before
+    # What the bots searched with is in each game instead, per game: Easy's budget differs
+    # from game to game, Greedy and Random have none.
+    r = bots.play_game(("fp", "game-of-god", 2, "mcts-easy", "random", 0))
+    assert r["settings"] == {"mcts-easy": bots.bot_settings("mcts-easy", "game-of-god"), "random": ""}
+    assert bots.bot_settings("mcts-easy", "game-of-god") != bots.bot_settings("mcts-easy", "gp02a")
+    assert bots.bot_settings("mcts-easy", "gp02a") != bots.bot_settings("mcts-medium", "gp02a")
+    assert bots.bot_settings("greedy", "gp02a") == ""
+
+
+def test_a_level_with_new_settings_in_one_game_restarts_only_the_claims_it_plays_in_that_game(monkeypatch):
+    easy_random, greedy_easy, medium_greedy = (
+        claim(kind, "gp02a", 3) for kind in ("easy-vs-random", "greedy-vs-easy", "medium-vs-greedy")
+    )
+    records = []
+    for c in (easy_random, greedy_easy, medium_greedy):
+        for i in range(30):
+            r = record(c, i, True)
+            r["settings"] = bots.settings_of(c.game, (c.tested, c.opponent))
+            records.append(r)
+    assert all(bots.Scheduler([c], records, "abc").decided(c) for c in (easy_random, greedy_easy, medium_greedy))
+    settings = {**bots.get_bot("mcts-easy").per_game, "gp02a": {"iterations": 7}}
+    monkeypatch.setattr(bots.get_bot("mcts-easy"), "per_game", settings)
+    scheduler = bots.Scheduler([easy_random, greedy_easy, medium_greedy], records, "abc")
+    assert not scheduler.decided(easy_random) and not scheduler.decided(greedy_easy)
+    assert scheduler.decided(medium_greedy)
+    # The new games get seeds of their own, not those of the games that no longer count.
+    assert bots.game_seed("abc", "gp02a", 3, "mcts-easy", "random", 0) != bots.game_seed(
+        "abc", "gp02a", 3, "mcts-medium", "random", 0
+    )
+
+
+def test_games_of_code_that_only_moved_can_be_adopted_by_the_code_now(tmp_path):
+    c = claim("easy-vs-random")
+    results = tmp_path / "bots.jsonl"
+    results.write_text("".join(json.dumps(record(c, i, True, fingerprint=fp)) + "\n" for i, fp in enumerate("ab" * 5)))
+    assert bots.adopt(results, "a", "new") == 5
+    games = bots.load_records(results)
+    assert [g["fingerprint"] for g in games] == ["new", "b"] * 5
+    adopted = games[0]
+    assert adopted["adopted_from"] == "a" and adopted["settings"] == bots.settings_of(c.game, adopted["bots"])
+    assert bots.counted(adopted, "new")
+
+
 def test_games_of_other_code_do_not_count_toward_a_verdict():
     c = claim("easy-vs-random")
     wins = [record(c, i, True) for i in range(30)]

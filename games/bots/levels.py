@@ -1,0 +1,53 @@
+"""The levels' budgets and settings, per game: data only, no logic.
+
+The bot tournament (``bench.bots``) fingerprints the bots' code without this file and
+records, per game, the settings each bot played with (``bench.bots.bot_settings``), so a
+change of one level's budget in one game restarts only the claims that level plays in that
+game, not every claim.
+"""
+
+# Each level's iteration budget per game. A search is capped by iterations, not by the clock,
+# so a level plays the same on a busy machine as on an idle one; the budgets are sized from
+# each game's slowest positions (``python -m bench.bot_probe x 0 CONFIG x --speed``) so that
+# Hard stays well under two seconds of one core a move. Hard's time cap is only a safety net.
+LEVEL_ITERATIONS = {
+    "mcts-easy": {
+        "gp02a": 30,
+        "dice-territory": 150,
+        "territories": 60,
+        "chit-territory": 150,
+        "game-of-god": 15,
+    },
+    "mcts-medium": {
+        "gp02a": 1500,
+        "dice-territory": 1500,
+        "territories": 600,
+        "chit-territory": 1200,
+        "game-of-god": 2500,
+    },
+    "mcts-hard": {
+        "gp02a": 12000,
+        "dice-territory": 10000,
+        "territories": 6000,
+        "chit-territory": 6000,
+        "game-of-god": 10000,
+    },
+}
+HARD_SECONDS = 1.8  # the safety net under the two seconds a move Hard promises
+
+# Where Medium and Hard let Greedy's one-step judgement order the root (progressive widening
+# and bias, see ``MCTSBot``): the games with many actions a turn, where it measured better
+# against Greedy on the same seeds (1,500 iterations; chit game 3 players 0.42 share of 12
+# games against 0.33 without, GP02A 3 players 0.50 against 0.42, 4 players 0.38 of 8 against
+# 0.25). Easy searches without it.
+PRIOR = {"prior": True, "widen": 1.0, "prior_weight": 1.0}
+PRIOR_GAMES = ("gp02a", "chit-territory")
+
+# What each MCTS level searches with in each game.
+LEVEL_SETTINGS = {
+    level: {
+        slug: {"iterations": n, **(PRIOR if level != "mcts-easy" and slug in PRIOR_GAMES else {})}
+        for slug, n in budgets.items()
+    }
+    for level, budgets in LEVEL_ITERATIONS.items()
+}
