@@ -12,6 +12,34 @@ CHANGED = """(v) => !document.getElementById('result').hidden
   || (window.matchClient && window.matchClient.payload.version > v)"""
 
 
+def stall_report(page) -> str:
+    """What the server holds for the match on ``page``, and what its bot workers are doing:
+    for the message of a test whose page stopped moving on."""
+    import re
+
+    from django.conf import settings
+
+    from games.models import Match
+    from tests import conftest
+
+    found = re.search(r"/matches/(\d+)/", page.url)
+    match = Match.objects.filter(pk=found.group(1)).first() if found else None
+    server = "no match" if match is None else f"version {match.version}, seat {match.to_move} to move, {match.status}"
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        from games.bot_runner import runner
+
+        bots = f"bot threads: {runner._pending} pending"
+    else:
+        import redis
+
+        client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+        bots = (
+            f"Celery: {client.llen('celery')} queued, {client.hlen('unacked')} unacknowledged, "
+            f"{conftest._tasks_running} running"
+        )
+    return f"server: {server}; {bots}"
+
+
 def log_in(page, base, user):
     page.goto(f"{base}/accounts/login/")
     page.fill("input[name=login]", user.username)

@@ -10,7 +10,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from games.engines.game_of_god import GAME
 
-from .pages import draw_board_alone, finished, log_in, wait_for_change
+from .pages import draw_board_alone, finished, log_in, stall_report, wait_for_change
 
 pytestmark = pytest.mark.browser
 
@@ -177,8 +177,9 @@ def test_a_person_plays_a_whole_match_by_clicking_the_game_of_god_board(asgi_ser
         wait_for_change(page, seen["version"])
         if what == "challenge" and not finished(page):
             # The dice are rolled at once: the board shows both rolls.
-            view = offers(page)["view"] or {}
-            marks = page.evaluate(MARKS)
+            # The payload and the board read in one go: a bot's reply may redraw both meanwhile.
+            both = page.evaluate(f"() => ({{view: ({OFFERS})().view, marks: ({MARKS})()}})")
+            view, marks = both["view"] or {}, both["marks"]
             dice = view.get("last_dice")
             if dice and dice["challenger"] == 0:
                 assert marks["challenger"] == f"rolled {dice['challenger_roll']}", marks
@@ -215,7 +216,8 @@ def to_first_move(page, name_empty):
         vacant = [a for a in seen["board"] if a.startswith("vacant:")]
         if vacant:
             name_empty(vacant)
-        wait_for_change(page, seen["version"])
+        if not wait_for_change(page, seen["version"]):
+            pytest.fail(f"nothing happened for 20 s at version {seen['version']}; {stall_report(page)}")
     pytest.fail("the person never got a move")
 
 
