@@ -562,21 +562,25 @@ def tournament_advance(*, tournament_id, round_number: int) -> bool:
 
 
 def _finish(tournament: Tournament) -> None:
-    """The last round is over: write every entrant's final place and points, and the winner."""
+    """The last round is over: write every entrant's final place and points, and the winner
+    (none when first place is shared on points and every tie-break: the notice names them)."""
     table = tournament_standings(tournament)
     entrants = {e.pk: e for e in tournament.entrants.select_related("user")}
     for row in table:
         entrant = entrants[row.entrant]
         entrant.final_rank, entrant.final_points = row.rank, row.points
     Entrant.objects.bulk_update(entrants.values(), ["final_rank", "final_points"])
-    winner = entrants[table[0].entrant] if table else None
-    tournament.winner = winner.user if winner else None
+    first = [entrants[row.entrant] for row in table if row.rank == 1]
+    tournament.winner = first[0].user if len(first) == 1 else None
     tournament.save(update_fields=["winner"])
-    _end(
-        tournament,
-        Tournament.Status.FINISHED,
-        f"Won by {winner.name}." if winner else "Finished.",
-    )
+    if len(first) == 1:
+        notice = f"Won by {first[0].name}."
+    elif first:
+        names = [e.name for e in first]
+        notice = f"Shared first place: {', '.join(names[:-1])} and {names[-1]}."
+    else:
+        notice = "Finished."
+    _end(tournament, Tournament.Status.FINISHED, notice)
 
 
 # --------------------------------------------------------------------------------------

@@ -265,6 +265,22 @@ def test_a_whole_round_robin_ends_with_its_winner_and_everyones_place(alice, fou
     assert Match.objects.filter(tournament_table__round__tournament=done).count() == 6
 
 
+def test_first_place_shared_on_points_and_every_tie_break_names_no_single_winner(alice, four):
+    ann, ben, cat = four[:3]
+    tournament = entered(announce(alice), [ann, ben, cat])
+    services.tournament_start(tournament_id=tournament.pk, user=alice)
+    beats = {ann: ben, ben: cat, cat: ann}  # a cycle: one win each, and one bye each
+    for _ in range(3):
+        (table,) = tables_of(tournament)
+        first, second = seated_users(table)
+        play_round(tournament, {table.number: 0 if beats[first] == second else 1})
+    done = fresh(tournament)
+    assert done.status == Tournament.Status.FINISHED
+    assert done.winner is None
+    assert done.notice == "Shared first place: ann, ben and cat."
+    assert set(Entrant.objects.filter(tournament=done).values_list("final_rank", flat=True)) == {1}
+
+
 def test_a_swiss_tournament_plays_its_rounds_without_repeating_a_pairing_it_can_avoid(alice, four, make_user):
     players = [*four, make_user("eve"), make_user("fay")]
     tournament = entered(announce(alice, format="swiss", rounds=3), players)
