@@ -12,10 +12,10 @@ game, not every claim.
 # Hard stays well under two seconds of one core a move. Hard's time cap is only a safety net.
 LEVEL_ITERATIONS = {
     "mcts-easy": {
-        "gp02a": 30,
+        "gp02a": 2,
         "dice-territory": 150,
         "territories": 60,
-        "chit-territory": 150,
+        "chit-territory": 2,
         "game-of-god": 15,
     },
     "mcts-medium": {
