@@ -39,8 +39,8 @@ worker: install
 beat: install
 	$(VENV)/bin/celery -A portal beat --loglevel=info
 
-# One process by default; TEST_WORKERS=2 runs two (one per core), see tests/parallel.py.
-TEST_WORKERS ?= 0
+# Two processes by default, one per core (see tests/parallel.py); TEST_WORKERS=0 runs one.
+TEST_WORKERS ?= 2
 test: install
 	PORTAL_TESTING=1 $(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
