@@ -4,6 +4,7 @@ The same tests run on the embedded defaults and, with DATABASE_URL and REDIS_URL
 PostgreSQL, channels-redis and a real Celery worker (see ``drain_worker`` below).
 """
 
+import functools
 import os
 import shutil
 import socket
@@ -24,6 +25,8 @@ ARTIFACTS = settings.BASE_DIR / "test-artifacts"
 
 
 _tasks_running = 0
+_tasks_sent = 0  # by this process (tests, live-server threads, the worker's own retries)
+_tasks_sent_when_idle = 0  # how many had been sent when the worker was last found idle
 
 
 def _task_started(**kwargs):
@@ -40,6 +43,18 @@ def _task_done(**kwargs):
     _tasks_running -= 1
 
 
+def _task_sent(**kwargs):
+    global _tasks_sent
+    _tasks_sent += 1
+
+
+@functools.cache
+def _broker(url: str):
+    import redis
+
+    return redis.Redis.from_url(url)
+
+
 def drain_worker(timeout=60.0):
     """Wait until the Celery worker (or, when eager, the server's bot threads) has nothing
     queued or running, so a test never ends, and its database is never flushed, under a task
@@ -49,18 +64,25 @@ def drain_worker(timeout=60.0):
 
         assert runner.wait_idle(timeout), "bot moves still running"
         return
-    import redis
-
-    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    client = _broker(settings.CELERY_BROKER_URL)
 
     def idle() -> bool:
         # Queued, or taken by the worker and not yet acknowledged (every task acks late, so
         # one taken from the queue is in ``unacked`` until it has run), or running.
         return client.llen("celery") == 0 and client.hlen("unacked") == 0 and _tasks_running == 0
 
-    # Twice in a row: between taking a message from the queue and recording it as unacked,
-    # the worker holds it in neither place for a moment.
-    wait_for(lambda: idle() and (time.sleep(0.05) or idle()), timeout=timeout, message="idle worker")
+    def settled() -> bool:
+        # Between taking a message from the queue and recording it as unacked, the worker
+        # holds it in neither place for a moment: once something was sent since the worker
+        # was last found idle, ask twice.
+        global _tasks_sent_when_idle
+        sent = _tasks_sent
+        if not idle() or (sent != _tasks_sent_when_idle and (time.sleep(0.02) or not idle())):
+            return False
+        _tasks_sent_when_idle = sent
+        return True
+
+    wait_for(settled, timeout=timeout, message="idle worker")
 
 
 @pytest.fixture(autouse=True)
@@ -196,10 +218,11 @@ def celery_worker_on_redis(django_db_setup, django_db_blocker):
         yield None
         return
     from celery.contrib.testing.worker import start_worker
-    from celery.signals import task_postrun, task_prerun
+    from celery.signals import after_task_publish, task_postrun, task_prerun
 
     from portal.celery import app
 
+    after_task_publish.connect(_task_sent, weak=False)
     task_prerun.connect(_task_started, weak=False)
     task_postrun.connect(_task_done, weak=False)
     app.control.purge()
