@@ -14,14 +14,19 @@ CHANGED = """(v) => !document.getElementById('result').hidden
 
 def stall_report(page) -> str:
     """What the server holds for the match on ``page``, and what its bot workers are doing:
-    for the message of a test whose page stopped moving on."""
+    for the message of a test whose page stopped moving on (every thread's stack goes to the
+    captured standard error)."""
+    import faulthandler
     import re
+    import sys
 
     from django.conf import settings
 
     from games.models import Match
     from tests import conftest
 
+    # Every thread's stack (the worker's, the server's) to the test's captured output.
+    faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
     found = re.search(r"/matches/(\d+)/", page.url)
     match = Match.objects.filter(pk=found.group(1)).first() if found else None
     server = "no match" if match is None else f"version {match.version}, seat {match.to_move} to move, {match.status}"
