@@ -112,7 +112,8 @@ def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: 
     info = machine()
     ours = [r for r in records if counted(r, fingerprint)]
     others = len(records) - len(ours)
-    results = [c.decide(games_by_pairing(records, fingerprint).get(c.pairing, [])) for c in claims]
+    games = games_by_pairing(records, fingerprint)
+    results = [c.decide(games.get(c.pairing, [])) for c in claims]
     met = sum(r.decision == ACCEPT_H1 for r in results)
     missed = sum(r.decision == ACCEPT_H0 for r in results)
     hours = sum(r["seconds"] for r in ours) / 3600

@@ -35,9 +35,7 @@ def stall_report(page) -> str:
 
         bots = f"bot threads: {runner._pending} pending"
     else:
-        import redis
-
-        client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+        client = conftest._broker(settings.CELERY_BROKER_URL)
         bots = (
             f"Celery: {client.llen('celery')} queued, {client.hlen('unacked')} unacknowledged, "
             f"{conftest._tasks_running} running"
