@@ -91,6 +91,7 @@ TERRITORY_LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5,
 SQUARES = ((0, 1, 3, 4), (1, 2, 4, 5), (3, 4, 6, 7), (4, 5, 7, 8))
 CORNERS = (0, 2, 6, 8)
 CENTRE = 4
+_CONTROL_BONUSES = tuple((line, 9) for line in TERRITORY_LINES) + tuple((sq, 8) for sq in SQUARES) + ((CORNERS, 8),)
 
 
 def _grid_lines() -> tuple[tuple[int, ...], ...]:
@@ -114,6 +115,17 @@ def _grid_lines() -> tuple[tuple[int, ...], ...]:
 
 
 GRID_LINES = _grid_lines()
+
+TERRITORY_MASKS = tuple(sum(1 << i for i in plots) for plots in TERRITORY_PLOTS)
+
+# The four directions of a row of structures, each as (step between plot indices, the plots
+# whose next plot that way is in a mask, the plots whose previous plot that way is in it).
+_DIRECTIONS = (
+    (1, lambda m: (m >> 1) & _NOT_COL_I, lambda m: (m << 1) & _NOT_COL_A),
+    (SIZE, lambda m: m >> SIZE, lambda m: (m << SIZE) & FULL),
+    (SIZE + 1, lambda m: (m >> (SIZE + 1)) & _NOT_COL_I, lambda m: (m << (SIZE + 1)) & _NOT_COL_A & FULL),
+    (SIZE - 1, lambda m: (m >> (SIZE - 1)) & _NOT_COL_A, lambda m: (m << (SIZE - 1)) & _NOT_COL_I & FULL),
+)
 
 # Phases.
 SETUP, DRAW, WAR, BUILD, DISCARD, OVER = range(6)
@@ -401,10 +413,10 @@ class ChitTerritoryState(State):
         self.history.append(action)
 
     def scores(self) -> list[int]:
-        return list(self._score()[0])
+        return list(self._totals())
 
     def ranking(self) -> list[int]:
-        totals = self._score()[0]
+        totals = self._totals()
         return places_from_keys([(totals[s], self.on_board[s]) for s in range(self.num_players)])
 
     def tie_break_values(self) -> list[list[int]]:
@@ -633,11 +645,83 @@ class ChitTerritoryState(State):
             self.drawn = ()
             step = DRAW
 
+    def _totals(self) -> list[int]:
+        """Each seat's total, cached until the next action (the searches ask for it at every
+        position they judge; the view asks for the breakdown, ``_score``)."""
+        if self._scored is None:
+            self._scored = self._compute_totals()
+        return self._scored
+
+    def _compute_totals(self) -> list[int]:
+        """The totals of ``_score`` from the plot masks alone, without the breakdown's text:
+        the same rules, counted with bit operations (a test holds the two equal)."""
+        n = self.num_players
+        kmask = self.kmask
+        totals = [0] * n
+        own = []
+        for s in range(n):
+            mask = 0
+            for t in STRUCTURES:
+                mask |= kmask[t * n + s]
+            own.append(mask)
+        control = []
+        for terr in range(9):
+            tm = TERRITORY_MASKS[terr]
+            best = 0
+            leader = -1
+            for s in range(n):
+                c = (own[s] & tm).bit_count()
+                if c > best:
+                    best, leader = c, s
+                elif c == best:
+                    leader = -1
+                if c >= 5:
+                    totals[s] += c
+                    # variety: all six types in the territory (six structures at least)
+                    if c >= 6 and all(kmask[t * n + s] & tm for t in STRUCTURES):
+                        totals[s] += 6
+            control.append(leader)
+        if control[CENTRE] >= 0:
+            totals[control[CENTRE]] += 5
+        for group, points in _CONTROL_BONUSES:
+            s = control[group[0]]
+            if s >= 0 and all(control[t] == s for t in group):
+                totals[s] += points
+        for t in STRUCTURES:
+            best = 0
+            leader = -1
+            for s in range(n):
+                c = kmask[t * n + s].bit_count()
+                if c > best:
+                    best, leader = c, s
+                elif c == best:
+                    leader = -1
+            if leader >= 0:
+                totals[leader] += 3
+        bt = self.board_type
+        for s in range(n):
+            mask = own[s]
+            for step, has_next, has_prev in _DIRECTIONS:
+                nxt = has_next(mask)
+                starts = mask & ~has_prev(mask) & has_next(mask & nxt)  # runs of 3 or more
+                while starts:
+                    low = starts & -starts
+                    starts ^= low
+                    p = low.bit_length() - 1
+                    length = 1
+                    stretch = longest = 1
+                    while (nxt >> p) & 1:  # the plot after p is the seat's too
+                        p += step
+                        length += 1
+                        stretch = stretch + 1 if bt[p] == bt[p - step] else 1
+                        if stretch > longest:
+                            longest = stretch
+                    totals[s] += 2 * longest if longest >= 3 and 2 * longest > length else length
+        return totals
+
     def _score(self):
         """(totals, breakdown per seat, controller per territory (-1 none), counts)."""
-        if self._scored is None:
-            self._scored = self._compute_score()
-        return self._scored
+        return self._compute_score()
 
     def _compute_score(self):
         n = self.num_players

@@ -228,6 +228,9 @@ def group_points(size: int) -> int:
     return 16
 
 
+GROUP_POINTS = tuple(group_points(size) for size in range(NUM_FIELDS + 1))
+
+
 class GP02AState(State):
     __slots__ = (
         "_legal",
@@ -947,21 +950,61 @@ class GP02AState(State):
             entry["total"] = entry["chronology"] + entry["groups"] + entry["blocks"]
         return result
 
+    def _totals(self) -> list[int]:
+        """Each colour's total of ``_colour_scores`` without the breakdown's text, in one pass
+        over the board that joins each chip to its left and upper neighbours' groups (the
+        searches ask for it at every position they judge; a test holds the two equal)."""
+        board = self.board
+        parent = list(range(NUM_FIELDS))
+        size = [0] * NUM_FIELDS
+        blocks = [0] * (NUM_BLOCKS * 4)  # blocks[block * 4 + colour]: chips there
+
+        def find(f: int) -> int:
+            while parent[f] != f:
+                parent[f] = f = parent[parent[f]]
+            return f
+
+        for f in range(NUM_FIELDS):
+            c = board[f]
+            if c < 0:
+                continue
+            blocks[BLOCK_OF[f] * 4 + c] += 1
+            root = find(f - 1) if f % WIDTH and board[f - 1] == c else f
+            if f >= WIDTH and board[f - WIDTH] == c:
+                up = find(f - WIDTH)
+                if root == f:
+                    root = up
+                elif up != root:
+                    parent[up] = root
+                    size[root] += size[up]
+            parent[f] = root
+            size[root] += 1
+        totals = self.chrono[:4]
+        for f in range(NUM_FIELDS):
+            if parent[f] == f and size[f]:
+                totals[board[f]] += GROUP_POINTS[size[f]]
+        for b in range(0, NUM_BLOCKS * 4, 4):
+            counts = blocks[b:b + 4]
+            most = max(counts)
+            if most:
+                leaders = [c for c in range(4) if counts[c] == most]
+                for c in leaders:
+                    totals[c] += 3 // len(leaders)
+        return totals
+
     def scores(self) -> list[int]:
-        parts = self._colour_scores()
-        return [parts[s]["total"] for s in range(self.num_players)]
+        return self._totals()[: self.num_players]
 
     def ranking(self) -> list[int]:
-        parts = self._colour_scores()
+        totals = self._totals()
         keys = []
         for s in range(self.num_players):
             on_territory = self.board.count(s)
-            keys.append((parts[s]["total"], parts[s]["chronology"], -on_territory))
+            keys.append((totals[s], self.chrono[s], -on_territory))
         return places_from_keys(keys)
 
     def tie_break_values(self) -> list[list[int]]:
-        parts = self._colour_scores()
-        return [[parts[s]["chronology"], self.board.count(s)] for s in range(self.num_players)]
+        return [[self.chrono[s], self.board.count(s)] for s in range(self.num_players)]
 
     # ------------------------------------------------------------------ view
 

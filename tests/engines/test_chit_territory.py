@@ -559,6 +559,30 @@ def test_the_breakdown_adds_up_to_the_score():
     assert view["ranking"] is not None
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_score_and_its_breakdown_agree_on_crowded_boards(players):
+    """The score is counted from the plots' bit masks and the breakdown line by line; on
+    boards full of long rows, one-type stretches, variety and contested territories the two
+    must give the same totals."""
+    rng = random.Random(players)
+    names = [f"{c}{r}" for c in "abcdefghi" for r in range(1, 10)]
+    for _ in range(150):
+        kinds = rng.sample(["temple", "castle", "town", "farm", "mine", "palace"], rng.randint(1, 6))
+        owners = rng.sample(range(players), rng.randint(1, players))
+        stock = {(kind, owner): 10 for kind in kinds for owner in owners}  # ten of each a seat
+        board = {}
+        for plot in rng.sample(names, rng.randint(0, 81)):
+            left = [chit for chit, count in stock.items() if count]
+            if not left:
+                break
+            chit = board[plot] = rng.choice(left)
+            stock[chit] -= 1
+        state = position(players, board=board)
+        view = state.view(None)
+        for seat in range(players):
+            assert view["scores"][seat] == sum(points for _, points in view["score_breakdown"][seat])
+
+
 # --------------------------------------------------------------------------- variant
 
 

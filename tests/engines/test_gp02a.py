@@ -10,7 +10,7 @@ import random
 import pytest
 
 from games.engines import CHANCE, TERMINAL, IllegalAction
-from games.engines.gp02a import GAME, GP02AState, group_points
+from games.engines.gp02a import FIELD_NAMES, GAME, GP02AState, group_points
 
 COLOURS = ("blue", "red", "green", "yellow")
 
@@ -63,6 +63,29 @@ def test_worked_example_scores_11_9_3_0():
         assert sum(points for _, points in view["score_breakdown"][seat]) == view["scores"][seat]
     assert view["score_parts"][0] == {"chronology": 2, "groups": 3, "blocks": 6, "total": 11}
     assert view["score_parts"][1] == {"chronology": 1, "groups": 2, "blocks": 6, "total": 9}
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_score_and_its_breakdown_agree_on_crowded_territories(players):
+    """The score is counted on bit masks of the board and the breakdown group by group and
+    block by block; on boards of long snaking groups and tied blocks they must agree."""
+    rng = random.Random(players)
+    names = list(FIELD_NAMES)
+    for _ in range(150):
+        colours = rng.sample(["blue", "red", "green", "yellow"], rng.randint(1, 4))
+        chronology = {c: rng.randint(0, 7) for c in colours}
+        stock = {c: 25 - chronology[c] for c in colours}  # 25 chips a colour in all
+        territory = {}
+        for name in rng.sample(names, rng.randint(0, len(names))):
+            left = [c for c, count in stock.items() if count]
+            if not left:
+                break
+            colour = territory[name] = rng.choice(left)
+            stock[colour] -= 1
+        state = GP02AState.position(players, territory=territory, chronology=chronology)
+        view = state.view(None)
+        for seat in range(players):
+            assert view["scores"][seat] == sum(points for _, points in view["score_breakdown"][seat])
 
 
 @pytest.mark.parametrize(
