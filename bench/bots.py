@@ -281,17 +281,28 @@ def games_by_pairing(records: list[dict], fingerprint: str) -> dict[tuple, list[
     return out
 
 
-def adopt(path: Path, old: str, fingerprint: str) -> int:
-    """Count the games of code ``old`` as games of the code now, with the settings of now:
-    for a change that moved or renamed code but changed no bot's play (check it first: the
-    same seeded games must give the same actions before and after). Each adopted record
-    keeps ``adopted_from``. Returns how many were adopted."""
+def adopt(path: Path, old: str, fingerprint: str, retimed: frozenset[str] = frozenset()) -> int:
+    """Count the games of code ``old`` as games of the code now: for a change that moved
+    code or made it faster but changed no bot's choices (check it first: the same seeded
+    games must give the same actions before and after). In the games ``retimed`` (whose
+    code got faster or slower) a game in which a search ran into its time cap is left out:
+    its play depended on the code's speed. Each adopted record lists the code it was played
+    by in ``adopted_from``. Returns how many were adopted."""
     records = load_records(path)
     adopted = 0
     for r in records:
-        if r.get("fingerprint") == old:
-            r.update(fingerprint=fingerprint, settings=settings_of(r["game"], r["bots"]), adopted_from=old)
-            adopted += 1
+        if r.get("fingerprint") != old:
+            continue
+        if r["game"] in retimed and any(t.get("time_bound") for t in r.get("think", {}).values()):
+            continue
+        earlier = r.get("adopted_from", [])
+        earlier = [earlier] if isinstance(earlier, str) else earlier
+        # A game that says with what settings it was played keeps them (those of an older
+        # budget must go on not counting); one from before settings were recorded gets those
+        # of now, which the play check vouched for.
+        r.setdefault("settings", settings_of(r["game"], r["bots"]))
+        r.update(fingerprint=fingerprint, adopted_from=[*earlier, old])
+        adopted += 1
     if adopted:
         temporary = path.with_suffix(".tmp")
         temporary.write_text("".join(json.dumps(r) + "\n" for r in records))
@@ -401,6 +412,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="FINGERPRINT",
         help="count the games of that code as the code now's (after a change that left every bot's play alone)",
     )
+    parser.add_argument(
+        "--retimed",
+        metavar="GAME",
+        action="append",
+        default=[],
+        help="with --adopt: a game whose code got faster or slower; its games cut short by a clock stay behind",
+    )
     parser.add_argument("--report", action="store_true", help="play nothing: write the report from the results")
     parser.add_argument("--list", action="store_true", help="play nothing: print every claim and where it stands")
     parser.add_argument("--no-write", action="store_true", help="leave docs/BOTS.md and strength.json alone")
@@ -423,7 +441,8 @@ def main(argv: list[str] | None = None) -> int:
     current = code_fingerprint()
     fingerprint = args.fingerprint or current
     if args.adopt:
-        print(f"Adopted {adopt(args.results, args.adopt, current)} games of code {args.adopt} as {current}.")
+        adopted = adopt(args.results, args.adopt, current, frozenset(args.retimed))
+        print(f"Adopted {adopted} games of code {args.adopt} as {current}.")
     if not (args.report or args.list):
         if fingerprint != current:
             parser.error("games are played with the code as it is now: --fingerprint is for reports")

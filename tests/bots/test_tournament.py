@@ -118,8 +118,42 @@ def test_games_of_code_that_only_moved_can_be_adopted_by_the_code_now(tmp_path):
     games = bots.load_records(results)
     assert [g["fingerprint"] for g in games] == ["new", "b"] * 5
     adopted = games[0]
-    assert adopted["adopted_from"] == "a" and adopted["settings"] == bots.settings_of(c.game, adopted["bots"])
+    assert adopted["adopted_from"] == ["a"] and adopted["settings"] == bots.settings_of(c.game, adopted["bots"])
     assert bots.counted(adopted, "new")
+    # Adopted again by later code, the game keeps the whole line of code it stood for.
+    assert bots.adopt(results, "new", "newer") == 5
+    assert bots.load_records(results)[0]["adopted_from"] == ["a", "new"]
+
+
+def test_in_a_retimed_game_a_game_whose_search_ran_into_its_clock_is_not_adopted(tmp_path):
+    """Faster code searches further in the same time: a game cut short by the clock might
+    have gone otherwise, so it stays with the code that played it. Elsewhere it is adopted."""
+    c = claim("hard-vs-greedy")
+    games = [record(c, i, True, fingerprint="a") for i in range(4)]
+    games[1]["think"] = {"mcts-hard": {"decisions": 40, "time_bound": 3}, "greedy": {"decisions": 40}}
+    games[2]["think"] = {"mcts-hard": {"decisions": 40, "time_bound": 0}, "greedy": {"decisions": 40}}
+    results = tmp_path / "bots.jsonl"
+    results.write_text("".join(json.dumps(g) + "\n" for g in games))
+    assert bots.adopt(results, "a", "new", retimed=frozenset({"gp02a"})) == 4  # not this game
+    results.write_text("".join(json.dumps(g) + "\n" for g in games))
+    assert bots.adopt(results, "a", "new", retimed=frozenset({c.game})) == 3
+    assert [g["fingerprint"] for g in bots.load_records(results)] == ["new", "a", "new", "new"]
+
+
+def test_an_adopted_game_keeps_the_settings_it_was_played_with(tmp_path):
+    """A game of an older budget did not count before its code was adopted and must not
+    count after."""
+    c = claim("easy-vs-random")
+    now = bots.settings_of(c.game, [c.tested, c.opponent])
+    games = [record(c, i, True, fingerprint="a") for i in range(2)]
+    games[0]["settings"] = now
+    games[1]["settings"] = {**now, c.tested: "0ldb0d9e"}
+    results = tmp_path / "bots.jsonl"
+    results.write_text("".join(json.dumps(g) + "\n" for g in games))
+    assert bots.adopt(results, "a", "new") == 2
+    kept, older = bots.load_records(results)
+    assert older["settings"][c.tested] == "0ldb0d9e"
+    assert bots.counted(kept, "new") and not bots.counted(older, "new")
 
 
 def test_games_of_other_code_do_not_count_toward_a_verdict():
