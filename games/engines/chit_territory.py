@@ -162,6 +162,7 @@ def _select(strings: tuple[str, ...], mask: int) -> list[str]:
 
 class ChitTerritoryState(State):
     __slots__ = (
+        "_breakdown",
         "_scored",
         "allowed",
         "board_owner",
@@ -218,6 +219,7 @@ class ChitTerritoryState(State):
         self.masks: tuple[int, ...] | None = None  # legal build plots per type, in BUILD
         self.drawn: tuple[int, ...] = ()  # types drawn so far this turn
         self._scored = None
+        self._breakdown = None
 
     # ------------------------------------------------------------------ test helper
     @classmethod
@@ -409,7 +411,7 @@ class ChitTerritoryState(State):
             self.round = 1
             self.draws_left = 2
             self._proceed(DRAW)
-        self._scored = None
+        self._scored = self._breakdown = None
         self.history.append(action)
 
     def scores(self) -> list[int]:
@@ -450,6 +452,7 @@ class ChitTerritoryState(State):
         new.masks = self.masks
         new.drawn = self.drawn
         new._scored = self._scored
+        new._breakdown = self._breakdown
         return new
 
     def prompt(self) -> str:
@@ -720,8 +723,11 @@ class ChitTerritoryState(State):
         return totals
 
     def _score(self):
-        """(totals, breakdown per seat, controller per territory (-1 none), counts)."""
-        return self._compute_score()
+        """(totals, breakdown per seat, controller per territory (-1 none), counts), cached
+        until the next action: every seat's view of a position shares one."""
+        if self._breakdown is None:
+            self._breakdown = self._compute_score()
+        return self._breakdown
 
     def _compute_score(self):
         n = self.num_players

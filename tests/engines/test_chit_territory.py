@@ -544,7 +544,9 @@ def test_a_tie_on_points_goes_to_more_structures_and_then_is_shared():
     assert state.ranking() == [3, 1, 1]
 
 
-def test_the_breakdown_adds_up_to_the_score():
+def test_the_breakdown_adds_up_to_the_score_after_every_action():
+    """Checked after each action of a whole game, on the state and on a copy of it, so a
+    breakdown or total kept from an earlier position would show."""
     state = GAME.new_state(3)
     rng = random.Random(4)
     while not state.is_terminal():
@@ -553,9 +555,10 @@ def test_the_breakdown_adds_up_to_the_score():
             state.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
         else:
             state.apply(rng.choice(state.legal_actions()))
-    view = state.view(None)
-    for seat in range(3):
-        assert sum(points for _, points in view["score_breakdown"][seat]) == view["scores"][seat]
+        for position in (state, state.clone()):
+            view = position.view(None)
+            for seat in range(3):
+                assert sum(points for _, points in view["score_breakdown"][seat]) == view["scores"][seat]
     assert view["ranking"] is not None
 
 
