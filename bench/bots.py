@@ -440,6 +440,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("no claim matches --game / --players / --claim")
     current = code_fingerprint()
     fingerprint = args.fingerprint or current
+    unknown = sorted(set(args.retimed) - {game.slug for game in all_games()})
+    if unknown:
+        parser.error(f"no game {unknown[0]!r}; games: {', '.join(game.slug for game in all_games())}")
     if args.adopt:
         adopted = adopt(args.results, args.adopt, current, frozenset(args.retimed))
         print(f"Adopted {adopted} games of code {args.adopt} as {current}.")

@@ -223,3 +223,14 @@ def test_the_report_gives_each_claim_its_verdict_and_each_bot_its_elo(tmp_path):
     assert 150 < territories["mcts-easy"]["elo"] < 200
     assert territories["greedy"]["elo"] == pytest.approx(0, abs=30)
     assert territories["mcts-easy"]["plus_minus"] > 0
+
+
+def test_retiming_a_game_that_does_not_exist_is_refused_and_changes_nothing(tmp_path, capsys):
+    c = claim("easy-vs-random")
+    results = tmp_path / "bots.jsonl"
+    results.write_text(json.dumps(record(c, 0, True, fingerprint="a")) + "\n")
+    before = results.read_text()
+    with pytest.raises(SystemExit):
+        bots.main(["--adopt", "a", "--retimed", "chess", "--list", "--results", str(results)])
+    assert "no game 'chess'" in capsys.readouterr().err
+    assert results.read_text() == before
