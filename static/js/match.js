@@ -391,7 +391,8 @@ async function loadMoves() {
       els.moves.replaceChildren(...moves.map(moveItem));
       els.moves.scrollTop = els.moves.scrollHeight;
       renderTakeback();
-      if (moves.length < payload.moves) movesAgain = true; // an update came while we asked
+      // An update came while we asked (more moves, or a move taken back): ask again.
+      if (moves.length !== payload.moves) movesAgain = true;
     }
   } catch (err) {
     retryIn = 5000; /* offline for a moment: the socket reconnects, the list follows */
