@@ -1,6 +1,7 @@
 """The sequential bot tournament (bench/bots.py) and its report (bench/bots_report.py)."""
 
 import json
+import math
 
 import pytest
 
@@ -180,6 +181,21 @@ def test_the_scheduler_feeds_the_undecided_claim_with_the_least_time_and_resumes
     scheduler.in_flight[cheap.pairing] = 0
     assert scheduler.decided(cheap)
     assert [scheduler.next_task()[3] for _ in range(3)] == ["mcts-hard"] * 3
+
+
+def test_every_other_game_goes_to_the_claim_whose_verdict_is_nearest():
+    """A claim one or two wins from its verdict is not left waiting behind claims that have
+    had less time; the claim with the least time still gets every other game."""
+    near, far, fresh = claim("hard-vs-greedy"), claim("hard-vs-medium"), claim("medium-vs-greedy")
+    # 13 wins in 16 games against a 65% target: a few more wins decide it (costly games).
+    records = [record(near, i, i % 5 != 4, seconds=100) for i in range(16)]
+    # Even so far: no drift toward either bound (cheaper, so it has had less time than `near`).
+    records += [record(far, i, i % 2 == 0, seconds=50) for i in range(16)]
+    scheduler = bots.Scheduler([near, far, fresh], records, "abc")
+    assert not scheduler.decided(near) and scheduler.time_to_verdict(near) < scheduler.time_to_verdict(far)
+    assert scheduler.time_to_verdict(fresh) == math.inf  # no games yet: no drift to judge
+    tasks = [scheduler.next_task()[3:5] for _ in range(4)]
+    assert tasks == [("mcts-medium", "greedy"), ("mcts-hard", "greedy")] * 2
 
 
 def test_a_run_plays_until_the_claim_is_decided_keeps_every_game_and_resumes(tmp_path):
