@@ -98,3 +98,67 @@ def test_one_asks_to_take_back_a_move_and_the_other_accepts_then_declines(asgi_s
     mover.get_by_text("declined to take back your move").wait_for(timeout=TIMEOUT)
     assert mover.locator("#takeback-ask").count() == 0
     assert state_of(mover)["moves"] == first["moves"] + 1
+
+
+def test_a_move_list_answered_after_a_takeback_with_the_taken_back_move_is_asked_for_again(
+    asgi_server, browser, make_user
+):
+    """The page asks the API for the whole move list when it opens and whenever the list and
+    the position disagree. An answer that left the server after a move but reaches the page
+    after that move was taken back lists the move: the page must see the list disagree with
+    the position and ask again, not keep showing a move nobody can find."""
+    base = asgi_server
+    ann, ben = make_user("ann"), make_user("ben")
+
+    def start():
+        match = services.match_create(user=ann, game="territories", num_players=2, rated=False, speed="untimed")
+        services.match_join(match_id=match.pk, user=ben)
+        return match
+
+    match = in_thread(start)
+    ann_page = log_in(browser.new_context().new_page(), base, ann)
+    ben_page = log_in(browser.new_context().new_page(), base, ben)
+    # Ann's requests for the move list: the first two wait for the test, later ones go through.
+    asked = []
+
+    def hold_two(route):
+        asked.append(route)
+        if len(asked) > 2:
+            route.continue_()
+
+    def wait_for_request(n):
+        for _ in range(300):
+            if len(asked) >= n:
+                return True
+            ann_page.wait_for_timeout(50)
+        return False
+
+    ann_page.route("**/api/matches/*/moves/**", hold_two)
+    for page in (ann_page, ben_page):
+        page.goto(f"{base}/matches/{match.pk}/")
+        page.wait_for_function(CONNECTED)
+    assert wait_for_request(1), "the page asks for the move list when it opens"
+    first = state_of(ann_page)
+    mover, other = (ann_page, ben_page) if first["to_move"] == first["seat"] else (ben_page, ann_page)
+    mover.wait_for_function(MY_TURN, timeout=TIMEOUT)
+    mover.locator("#actions button.action").first.click()
+    moved = first["v"] + 1
+    ann_page.wait_for_function(VERSION, arg=moved, timeout=TIMEOUT)
+    # The first list was still on its way when the move came: once it lands, the page asks
+    # again. That second answer leaves the server now, with the move in it...
+    asked[0].continue_()
+    ann_page.wait_for_function(MOVES_SHOWN, arg=first["moves"] + 1, timeout=TIMEOUT)
+    assert wait_for_request(2), "the page asks again for a list that missed a move"
+    late = asked[1]
+    answer = late.fetch()
+    assert len(answer.json()) == first["moves"] + 1
+
+    mover.get_by_role("button", name="Ask to take back").click()
+    other.get_by_role("button", name="Accept").click()
+    ann_page.wait_for_function(VERSION, arg=moved + 1, timeout=TIMEOUT)
+    ann_page.wait_for_function(MOVES_SHOWN, arg=first["moves"], timeout=TIMEOUT)
+    late.fulfill(response=answer)  # ...and reaches the page after the takeback.
+
+    assert wait_for_request(3), "a list longer than the position is asked for again"
+    ann_page.wait_for_function(MOVES_SHOWN, arg=first["moves"], timeout=TIMEOUT)
+    assert ann_page.locator("#moves li").count() == state_of(ann_page)["moves"] == first["moves"]
