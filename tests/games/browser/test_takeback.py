@@ -40,16 +40,21 @@ def state_of(page):
     )
 
 
-def test_one_asks_to_take_back_a_move_and_the_other_accepts_then_declines(asgi_server, browser, make_user, screenshot):
-    base = asgi_server
-    ann, ben = make_user("ann"), make_user("ben")
+def casual_match(ann, ben):
+    """An untimed, unrated Territories match of Ann and Ben, ready to play."""
 
     def start():
         match = services.match_create(user=ann, game="territories", num_players=2, rated=False, speed="untimed")
         services.match_join(match_id=match.pk, user=ben)
         return match
 
-    match = in_thread(start)
+    return in_thread(start)
+
+
+def test_one_asks_to_take_back_a_move_and_the_other_accepts_then_declines(asgi_server, browser, make_user, screenshot):
+    base = asgi_server
+    ann, ben = make_user("ann"), make_user("ben")
+    match = casual_match(ann, ben)
     ann_page = log_in(browser.new_context(viewport={"width": 1280, "height": 900}).new_page(), base, ann)
     ben_page = log_in(browser.new_context(viewport={"width": 390, "height": 844}).new_page(), base, ben)
     pages = [ann_page, ben_page]
@@ -109,13 +114,7 @@ def test_a_move_list_answered_after_a_takeback_with_the_taken_back_move_is_asked
     the position and ask again, not keep showing a move nobody can find."""
     base = asgi_server
     ann, ben = make_user("ann"), make_user("ben")
-
-    def start():
-        match = services.match_create(user=ann, game="territories", num_players=2, rated=False, speed="untimed")
-        services.match_join(match_id=match.pk, user=ben)
-        return match
-
-    match = in_thread(start)
+    match = casual_match(ann, ben)
     ann_page = log_in(browser.new_context().new_page(), base, ann)
     ben_page = log_in(browser.new_context().new_page(), base, ben)
     # Ann's requests for the move list: the first two wait for the test, later ones go through.
