@@ -368,10 +368,13 @@ class Scheduler:
         if not pairings:
             return None
         self.turns += 1
-        nearest = min(sorted(open_claims, key=lambda c: c.key), key=self.time_to_verdict)
-        if self.turns % 2 == 0 and self.time_to_verdict(nearest) < math.inf:
-            pairing = nearest.pairing
-        else:
+        pairing = None
+        if self.turns % 2 == 0:  # the SPRT of every open claim, only on the turns that use it
+            times = {c: self.time_to_verdict(c) for c in sorted(open_claims, key=lambda c: c.key)}
+            nearest = min(times, key=times.get)
+            if times[nearest] < math.inf:
+                pairing = nearest.pairing
+        if pairing is None:
             pairing = min(sorted(pairings), key=self.spent)
         index = self.next_index[pairing]
         self.next_index[pairing] = index + 1
