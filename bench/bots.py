@@ -81,7 +81,11 @@ SEARCH_SETTINGS = (
     "tree_prior",
     "widen",
     "guided",
+    "potential",
 )
+# Settings added after games were recorded, with the value those games played with: left out
+# of the hash while they keep it, so adding a setting restarts no claim that does not use it.
+LATER_SETTINGS = {"potential": False}
 MAX_ACTIONS_PER_GAME = 20_000
 TIME_BOUND_SHARE = 0.9  # a think of at least this share of the level's time cap ran into it
 DEFAULT_GAME_SECONDS = 60.0  # core time guessed for a game of a claim not yet played
@@ -109,6 +113,9 @@ def bot_settings(name: str, slug: str) -> str:
         return ""
     values["prior"] = values.pop("use_prior", False)
     values.update(getattr(bot, "per_game", {}).get(slug, {}))
+    for key, default in LATER_SETTINGS.items():
+        if values.get(key, default) == default:
+            values.pop(key, None)
     return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:8]
 
 

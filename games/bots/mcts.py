@@ -48,6 +48,7 @@ from .base import (
 )
 from .greedy import LEAF_BUDGET, one_step_values
 from .negotiation import negotiation_move
+from .potential import expected_scores_of
 
 DEFAULT_EXPLORATION = 0.7
 _CHECK_EVERY = 8  # iterations between looks at the clock and at an early decision
@@ -69,6 +70,7 @@ class _Plan(NamedTuple):
     guided: bool
     scale: float = 1.0
     policy: Callable | None = None
+    judge: Callable | None = None  # state -> the scores a leaf is judged by (None: its scores)
 
 
 class _Node:
@@ -108,6 +110,7 @@ class MCTSBot(Bot):
         tree_prior: int | None = None,
         widen: float | None = None,
         guided: bool = False,
+        potential: bool = False,
         per_game: dict[str, dict] | None = None,
         description: str = "",
     ):
@@ -126,6 +129,7 @@ class MCTSBot(Bot):
         self.tree_prior = tree_prior
         self.widen = widen
         self.guided = guided
+        self.potential = potential
         self.per_game = per_game or {}  # game slug -> settings that differ there
         self.description = description
         self.last_iterations = 0  # how many iterations the last choice took (for the bench)
@@ -156,6 +160,8 @@ class MCTSBot(Bot):
         values = {name: getattr(self, name) for name in _Plan._fields if hasattr(self, name)}
         values["prior"] = self.use_prior
         values.update(self.per_game.get(slug, {}))
+        if values.pop("potential", self.potential):
+            values["judge"] = expected_scores_of(state)
         if values["rollout_limit"] is None:
             values["rollout_limit"] = default_rollout_limit(state)
         if values["relative"] is None:
@@ -168,7 +174,10 @@ class MCTSBot(Bot):
         start = time.perf_counter()
         plan = self.plan(state)
         deadline = start + plan.seconds if plan.seconds is not None else None
-        baseline = margins(state.scores()) if plan.relative else None
+        if plan.relative:
+            baseline = margins(plan.judge(state) if plan.judge is not None else state.scores())
+        else:
+            baseline = None
         root = _Node(-1)
         cap = plan.iterations
         done = 0
@@ -280,9 +289,10 @@ class MCTSBot(Bot):
                 state.apply(sample_outcome(state.chance_outcomes(), rng))
                 continue
             if decisions >= limit:
+                scores = plan.judge(state) if plan.judge is not None else state.scores()
                 if baseline is not None:
-                    return rewards_from_gains(state.scores(), baseline, plan.scale)
-                return rewards_from_scores(state.scores(), plan.scale, plan.first_weight)
+                    return rewards_from_gains(scores, baseline, plan.scale)
+                return rewards_from_scores(scores, plan.scale, plan.first_weight)
             legal = state.legal_actions()
             state.apply(policy(state, legal, rng) if policy is not None else choice(legal))
             decisions += 1

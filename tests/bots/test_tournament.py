@@ -111,6 +111,32 @@ def test_a_level_with_new_settings_in_one_game_restarts_only_the_claims_it_plays
     )
 
 
+def test_a_setting_added_later_restarts_only_the_claims_of_the_level_and_game_that_turn_it_on(monkeypatch):
+    # The games recorded before the search had a "potential" setting still count for every
+    # level and game that leaves it off: their settings read the same as then.
+    older = {}
+    with bots.RESULTS.open() as results:
+        for line in results:
+            r = json.loads(line)
+            played_by = [r.get("fingerprint"), *r.get("adopted_from", [])]
+            if "fc5acd8af5a0" in played_by and "mcts-medium" in r.get("settings", {}):
+                older[r["game"]] = r["settings"]["mcts-medium"]
+    assert set(older) == {g.slug for g in all_games()}
+    assert {slug: bots.bot_settings("mcts-medium", slug) for slug in older} == older
+    # Turned on in one game, it restarts that game's claims of the level and no other.
+    medium = bots.get_bot("mcts-medium")
+    on = {**medium.per_game, "gp02a": {**medium.per_game["gp02a"], "potential": True}}
+    monkeypatch.setattr(medium, "per_game", on)
+    now = {slug: bots.bot_settings("mcts-medium", slug) for slug in older}
+    assert [slug for slug in now if now[slug] != older[slug]] == ["gp02a"]
+
+
+def test_hard_alone_judges_what_is_to_come_and_only_in_the_chit_game():
+    for name in ("mcts-easy", "mcts-medium", "mcts-hard"):
+        for slug, settings in bots.get_bot(name).per_game.items():
+            assert settings.get("potential", False) == (name == "mcts-hard" and slug == "chit-territory")
+
+
 def test_games_of_code_that_only_moved_can_be_adopted_by_the_code_now(tmp_path):
     c = claim("easy-vs-random")
     results = tmp_path / "bots.jsonl"

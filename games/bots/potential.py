@@ -1,0 +1,105 @@
+"""What a position is still worth: a search's judgement of a leaf beyond the score so far.
+
+The scores count a territory's bonuses only while it is controlled, so one build either
+flips them whole or changes nothing: a search judging its leaves by the scores cannot tell
+a lead of three structures in a half-empty territory from a lead of one, nor a territory that
+would complete a line from one that would not. ``expected_scores`` replaces those all-or-
+nothing bonuses by their expectation under a simple model of who will control each
+territory once it is full, so a search can see the worth of building toward control.
+
+Games without a model here are judged by their scores alone.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..engines.base import State
+from ..engines.chit_territory import CENTRE, CORNERS, SQUARES, STRUCTURES, TERRITORY_LINES, TERRITORY_MASKS
+
+# The chit game's bonuses that need control of a group of territories: lines 9, squares 8,
+# the four corners 8, the centre 5.
+CHIT_GROUPS = (
+    tuple((line, 9) for line in TERRITORY_LINES)
+    + tuple((square, 8) for square in SQUARES)
+    + ((CORNERS, 8), ((CENTRE,), 5))
+)
+_FOURS = (*SQUARES, CORNERS)  # the groups of four worth 8 each
+# How uncertain control of a territory with empty plots is, in structures per square root of
+# an empty plot: a lead of d structures with e plots still empty holds with a weight of
+# exp(d / (CHIT_SPREAD * sqrt(e))) against each rival's.
+CHIT_SPREAD = 0.7
+
+
+# _WEIGHTS[free][d]: the weight of a seat d structures behind the leader with ``free`` plots
+# empty (looked up, not computed: the search judges every leaf by it).
+_WEIGHTS = tuple(
+    tuple(math.exp(-d / (CHIT_SPREAD * math.sqrt(free))) if free else float(d == 0) for d in range(10))
+    for free in range(10)
+)
+
+
+def chit_control(state) -> tuple[list[list[float]], list[int]]:
+    """Per seat and territory, the chance that the seat controls it once it is full, and per
+    territory who controls it now (-1 nobody). A full territory is as it stands; in one with
+    empty plots each seat's chance grows with its lead, less sharply the more plots are empty
+    (a softmax of the structure counts, ``CHIT_SPREAD``)."""
+    n = state.num_players
+    kmask = state.kmask
+    own = []
+    for s in range(n):
+        mask = 0
+        for t in STRUCTURES:
+            mask |= kmask[t * n + s]
+        own.append(mask)
+    empty = state.empty
+    chance = [[0.0] * 9 for _ in range(n)]
+    now = []
+    for terr in range(9):
+        tm = TERRITORY_MASKS[terr]
+        counts = [(mask & tm).bit_count() for mask in own]
+        top = max(counts)
+        leader = counts.index(top) if top and counts.count(top) == 1 else -1
+        now.append(leader)
+        free = (empty & tm).bit_count()
+        if not free:
+            if leader >= 0:
+                chance[leader][terr] = 1.0
+            continue
+        weights = _WEIGHTS[free]
+        shares = [weights[top - c] for c in counts]
+        total = sum(shares)
+        for s in range(n):
+            chance[s][terr] = shares[s] / total
+    return chance, now
+
+
+def chit_expected_scores(state) -> list[float]:
+    """Each seat's score with its bonuses for controlling territories (centre, lines, squares,
+    corners) counted by their expectation under ``chit_control`` instead of as they stand."""
+    chance, now = chit_control(state)
+    expected = [float(total) for total in state.scores()]
+    for group, points in CHIT_GROUPS:
+        holder = now[group[0]]
+        if holder >= 0:
+            for t in group:
+                if now[t] != holder:
+                    break
+            else:
+                expected[holder] -= points  # as it stands: replaced by the expectation below
+    for s, mine in enumerate(chance):
+        gain = 5 * mine[CENTRE]
+        for a, b, c in TERRITORY_LINES:
+            gain += 9 * mine[a] * mine[b] * mine[c]
+        for a, b, c, d in _FOURS:
+            gain += 8 * mine[a] * mine[b] * mine[c] * mine[d]
+        expected[s] += gain
+    return expected
+
+
+EXPECTED_SCORES = {"chit-territory": chit_expected_scores}
+
+
+def expected_scores_of(state: State):
+    """The game's ``state -> expected scores`` judgement, or None (judge by the scores)."""
+    return EXPECTED_SCORES.get(state.game.slug)
