@@ -85,7 +85,10 @@ SEARCH_SETTINGS = (
 )
 # Settings added after games were recorded, with the value those games played with: left out
 # of the hash while they keep it, so adding a setting restarts no claim that does not use it.
-LATER_SETTINGS = {"potential": False}
+LATER_SETTINGS = {"potential": 0}
+# Settings whose value is the largest table they apply to: at a larger one the bot searches
+# as with the setting off, and its games there are counted so.
+TABLE_SETTINGS = ("potential",)
 MAX_ACTIONS_PER_GAME = 20_000
 TIME_BOUND_SHARE = 0.9  # a think of at least this share of the level's time cap ran into it
 DEFAULT_GAME_SECONDS = 60.0  # core time guessed for a game of a claim not yet played
@@ -104,23 +107,26 @@ def code_fingerprint(root: Path = ROOT) -> str:
     return digest.hexdigest()[:12]
 
 
-def bot_settings(name: str, slug: str) -> str:
-    """A short hash of what bot ``name`` searches with in game ``slug`` (empty for bots with
-    no settings, Random and Greedy)."""
+def bot_settings(name: str, slug: str, players: int | None = None) -> str:
+    """A short hash of what bot ``name`` searches with in game ``slug`` at a table of
+    ``players`` (at any table when None; empty for bots with no settings, Random and Greedy)."""
     bot = get_bot(name)
     values = {key: getattr(bot, key) for key in SEARCH_SETTINGS if hasattr(bot, key)}
     if not values:
         return ""
     values["prior"] = values.pop("use_prior", False)
     values.update(getattr(bot, "per_game", {}).get(slug, {}))
+    for key in TABLE_SETTINGS:
+        if players is not None and values.get(key) and players > values[key]:
+            values[key] = LATER_SETTINGS[key]
     for key, default in LATER_SETTINGS.items():
         if values.get(key, default) == default:
             values.pop(key, None)
     return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:8]
 
 
-def settings_of(slug: str, names) -> dict[str, str]:
-    return {name: bot_settings(name, slug) for name in sorted(set(names))}
+def settings_of(slug: str, names, players: int | None = None) -> dict[str, str]:
+    return {name: bot_settings(name, slug, players) for name in sorted(set(names))}
 
 
 def counted(record: dict, fingerprint: str) -> bool:
@@ -129,7 +135,7 @@ def counted(record: dict, fingerprint: str) -> bool:
     if record.get("fingerprint") != fingerprint:
         return False
     played = record.get("settings")
-    return played is None or played == settings_of(record["game"], played)
+    return played is None or played == settings_of(record["game"], played, record["players"])
 
 
 # ---------------------------------------------------------------------------------------
@@ -195,7 +201,7 @@ def all_claims() -> list[Claim]:
 
 
 def game_seed(fingerprint: str, slug: str, players: int, tested: str, opponent: str, index: int) -> int:
-    settings = settings_of(slug, (tested, opponent))
+    settings = settings_of(slug, (tested, opponent), players)
     key = f"{fingerprint}/{slug}/{players}/{tested}/{opponent}/{index}"
     if any(settings.values()):  # games of new settings get seeds of their own
         key += "/" + ",".join(f"{name}={value}" for name, value in settings.items())
@@ -242,7 +248,7 @@ def play_game(task: tuple) -> dict:
     ranking = state.ranking()
     return {
         "fingerprint": fingerprint,
-        "settings": settings_of(slug, names),
+        "settings": settings_of(slug, names, players),
         "game": slug,
         "players": players,
         "tested": tested,
@@ -308,7 +314,7 @@ def adopt(path: Path, old: str, fingerprint: str, retimed: frozenset[str] = froz
         # A game that says with what settings it was played keeps them (those of an older
         # budget must go on not counting); one from before settings were recorded gets those
         # of now, which the play check vouched for.
-        r.setdefault("settings", settings_of(r["game"], r["bots"]))
+        r.setdefault("settings", settings_of(r["game"], r["bots"], r["players"]))
         r.update(fingerprint=fingerprint, adopted_from=[*earlier, old])
         adopted += 1
     if adopted:

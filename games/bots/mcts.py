@@ -16,7 +16,9 @@ default, see ``base.ROLLOUT_LIMITS``; often none at all) and then by the scores,
 final ranking when the game is over (see ``base`` for how these become rewards). In the
 games of ``base.RELATIVE_JUDGEMENT`` the scores are read relative to the position searched
 from: what counts is how far each seat's margin has moved, so a seat far ahead or far behind
-still tells a good move from a poor one.
+still tells a good move from a poor one. With ``potential`` set, tables of up to that many
+players judge the scores as ``potential.expected_scores_of`` counts them (what is still to
+come), where the game has such a model.
 
 The budget is an iteration cap and a time cap, whichever binds first. With a fixed random
 generator and a binding iteration cap the choice is reproducible. The search also stops as
@@ -70,7 +72,7 @@ class _Plan(NamedTuple):
     guided: bool
     scale: float = 1.0
     policy: Callable | None = None
-    judge: Callable | None = None  # state -> the scores a leaf is judged by (None: its scores)
+    judge: Callable | None = None  # state -> the scores a leaf is judged by
 
 
 class _Node:
@@ -110,7 +112,7 @@ class MCTSBot(Bot):
         tree_prior: int | None = None,
         widen: float | None = None,
         guided: bool = False,
-        potential: bool = False,
+        potential: int = 0,
         per_game: dict[str, dict] | None = None,
         description: str = "",
     ):
@@ -160,8 +162,8 @@ class MCTSBot(Bot):
         values = {name: getattr(self, name) for name in _Plan._fields if hasattr(self, name)}
         values["prior"] = self.use_prior
         values.update(self.per_game.get(slug, {}))
-        if values.pop("potential", self.potential):
-            values["judge"] = expected_scores_of(state)
+        judge = expected_scores_of(state) if state.num_players <= values.pop("potential", self.potential) else None
+        values["judge"] = judge or type(state).scores
         if values["rollout_limit"] is None:
             values["rollout_limit"] = default_rollout_limit(state)
         if values["relative"] is None:
@@ -174,10 +176,7 @@ class MCTSBot(Bot):
         start = time.perf_counter()
         plan = self.plan(state)
         deadline = start + plan.seconds if plan.seconds is not None else None
-        if plan.relative:
-            baseline = margins(plan.judge(state) if plan.judge is not None else state.scores())
-        else:
-            baseline = None
+        baseline = margins(plan.judge(state)) if plan.relative else None
         root = _Node(-1)
         cap = plan.iterations
         done = 0
@@ -289,7 +288,7 @@ class MCTSBot(Bot):
                 state.apply(sample_outcome(state.chance_outcomes(), rng))
                 continue
             if decisions >= limit:
-                scores = plan.judge(state) if plan.judge is not None else state.scores()
+                scores = plan.judge(state)
                 if baseline is not None:
                     return rewards_from_gains(scores, baseline, plan.scale)
                 return rewards_from_scores(scores, plan.scale, plan.first_weight)

@@ -88,7 +88,7 @@ def test_in_games_without_a_model_the_setting_changes_no_choice():
     seat = state.current_player()
     for seed in range(3):
         plain = MCTSBot(iterations=300).choose(state.clone(), seat, random.Random(seed))
-        judged = MCTSBot(iterations=300, potential=True).choose(state.clone(), seat, random.Random(seed))
+        judged = MCTSBot(iterations=300, potential=4).choose(state.clone(), seat, random.Random(seed))
         assert plain == judged
 
 
@@ -105,6 +105,20 @@ def test_a_search_judging_what_is_to_come_reinforces_a_narrow_lead_in_the_centre
         step="build",
     )
     centre_plots = {"e4", "f4", "d5", "e5", "d6", "f6"}  # its empty plots
-    bot = MCTSBot(iterations=1500, potential=True)
+    bot = MCTSBot(iterations=1500, potential=2)
     built = {bot.choose(state.clone(), 0, random.Random(seed)).split("@")[1] for seed in range(4)}
     assert built <= centre_plots
+
+
+def test_larger_tables_than_the_setting_allows_are_judged_by_the_scores():
+    state = ChitTerritoryState.from_position(
+        3,
+        board={"d4": ("temple", 0), "f5": ("castle", 0), "e6": ("town", 1), "a1": ("farm", 2)},
+        reserves=[{"farm": 1, "mine": 1}, {}, {}],
+        player=0,
+        step="build",
+    )
+    for seed in range(3):
+        plain = MCTSBot(iterations=300).choose(state.clone(), 0, random.Random(seed))
+        two_players = MCTSBot(iterations=300, potential=2).choose(state.clone(), 0, random.Random(seed))
+        assert plain == two_players

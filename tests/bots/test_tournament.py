@@ -125,16 +125,32 @@ def test_a_setting_added_later_restarts_only_the_claims_of_the_level_and_game_th
     assert {slug: bots.bot_settings("mcts-medium", slug) for slug in older} == older
     # Turned on in one game, it restarts that game's claims of the level and no other.
     medium = bots.get_bot("mcts-medium")
-    on = {**medium.per_game, "gp02a": {**medium.per_game["gp02a"], "potential": True}}
+    on = {**medium.per_game, "gp02a": {**medium.per_game["gp02a"], "potential": 4}}
     monkeypatch.setattr(medium, "per_game", on)
     now = {slug: bots.bot_settings("mcts-medium", slug) for slug in older}
     assert [slug for slug in now if now[slug] != older[slug]] == ["gp02a"]
 
 
-def test_hard_alone_judges_what_is_to_come_and_only_in_the_chit_game():
+def test_a_setting_for_small_tables_leaves_the_games_of_larger_tables_counted():
+    # Hard judges what is to come in the chit game at 2 players only: at 3 and 4 it searches
+    # as before, so the games it played there before the setting still count.
+    before = set()
+    with bots.RESULTS.open() as results:
+        for line in results:
+            r = json.loads(line)
+            played_by = [r.get("fingerprint"), *r.get("adopted_from", [])]
+            if "fc5acd8af5a0" in played_by and r["game"] == "chit-territory" and "mcts-hard" in r["settings"]:
+                before.add(r["settings"]["mcts-hard"])
+    assert len(before) == 1
+    assert bots.bot_settings("mcts-hard", "chit-territory", 3) in before
+    assert bots.bot_settings("mcts-hard", "chit-territory", 4) in before
+    assert bots.bot_settings("mcts-hard", "chit-territory", 2) not in before
+
+
+def test_hard_alone_judges_what_is_to_come_and_only_in_two_player_chit_games():
     for name in ("mcts-easy", "mcts-medium", "mcts-hard"):
         for slug, settings in bots.get_bot(name).per_game.items():
-            assert settings.get("potential", False) == (name == "mcts-hard" and slug == "chit-territory")
+            assert settings.get("potential", 0) == (2 if name == "mcts-hard" and slug == "chit-territory" else 0)
 
 
 def test_games_of_code_that_only_moved_can_be_adopted_by_the_code_now(tmp_path):
