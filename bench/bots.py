@@ -34,7 +34,7 @@ claim as soon as its SPRT decides, and launches no new game after ``--minutes`` 
 way are finished and kept). Each record carries ``fingerprint``: a hash of the bot and
 engine code (``games/bots/*.py``, ``games/engines/*.py``, but not the levels' budgets in
 ``games/bots/levels.py``), and ``settings``: a hash of what each of its bots searched with in
-that game (``bot_settings``). Verdicts and ratings use only the games of one fingerprint (by
+that game at that table (``bot_settings``). Verdicts and ratings use only the games of one fingerprint (by
 default the code as it is now) whose bots all played with their settings of now, so a change
 to the code starts every claim afresh, and a change to one level's budget in one game only
 the claims that level plays in that game; older games stay in the file.
