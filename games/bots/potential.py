@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from ..engines.base import State
-from ..engines.chit_territory import CENTRE, CORNERS, SQUARES, STRUCTURES, TERRITORY_LINES, TERRITORY_MASKS
+from ..engines.chit_territory import CENTRE, CORNERS, SQUARES, TERRITORY_LINES, TERRITORY_MASKS
 
 # The chit game's bonuses that need control of a group of territories: lines 9, squares 8,
 # the four corners 8, the centre 5.
@@ -45,13 +45,7 @@ def chit_control(state) -> tuple[list[list[float]], list[int]]:
     empty plots each seat's chance grows with its lead, less sharply the more plots are empty
     (a softmax of the structure counts, ``CHIT_SPREAD``)."""
     n = state.num_players
-    kmask = state.kmask
-    own = []
-    for s in range(n):
-        mask = 0
-        for t in STRUCTURES:
-            mask |= kmask[t * n + s]
-        own.append(mask)
+    own = state.structure_masks()
     empty = state.empty
     chance = [[0.0] * 9 for _ in range(n)]
     now = []

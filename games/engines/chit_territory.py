@@ -655,18 +655,25 @@ class ChitTerritoryState(State):
             self._scored = self._compute_totals()
         return self._scored
 
-    def _compute_totals(self) -> list[int]:
-        """The totals of ``_score`` from the plot masks alone, without the breakdown's text:
-        the same rules, counted with bit operations (a test holds the two equal)."""
+    def structure_masks(self) -> list[int]:
+        """Per seat, the plots holding its structures (bit ``i`` for plot ``i``)."""
         n = self.num_players
         kmask = self.kmask
-        totals = [0] * n
         own = []
         for s in range(n):
             mask = 0
             for t in STRUCTURES:
                 mask |= kmask[t * n + s]
             own.append(mask)
+        return own
+
+    def _compute_totals(self) -> list[int]:
+        """The totals of ``_score`` from the plot masks alone, without the breakdown's text:
+        the same rules, counted with bit operations (a test holds the two equal)."""
+        n = self.num_players
+        kmask = self.kmask
+        totals = [0] * n
+        own = self.structure_masks()
         control = []
         for terr in range(9):
             tm = TERRITORY_MASKS[terr]
