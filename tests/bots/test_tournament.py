@@ -111,16 +111,20 @@ def test_a_level_with_new_settings_in_one_game_restarts_only_the_claims_it_plays
     )
 
 
-def test_a_setting_added_later_restarts_only_the_claims_of_the_level_and_game_that_turn_it_on(monkeypatch):
-    # The games recorded before the search had a "potential" setting still count for every
-    # level and game that leaves it off: their settings read the same as then.
-    older = {}
+def games_before_the_setting(bot):
+    """The recorded games of ``bot`` played by the code before the search had its "potential"
+    setting (fingerprint fc5acd8af5a0, adopted since by the code now)."""
     with bots.RESULTS.open() as results:
         for line in results:
             r = json.loads(line)
-            played_by = [r.get("fingerprint"), *r.get("adopted_from", [])]
-            if "fc5acd8af5a0" in played_by and "mcts-medium" in r.get("settings", {}):
-                older[r["game"]] = r["settings"]["mcts-medium"]
+            if "fc5acd8af5a0" in (r.get("fingerprint"), *r.get("adopted_from", [])) and bot in r.get("settings", {}):
+                yield r
+
+
+def test_a_setting_added_later_restarts_only_the_claims_of_the_level_and_game_that_turn_it_on(monkeypatch):
+    # The games recorded before the search had a "potential" setting still count for every
+    # level and game that leaves it off: their settings read the same as then.
+    older = {r["game"]: r["settings"]["mcts-medium"] for r in games_before_the_setting("mcts-medium")}
     assert set(older) == {g.slug for g in all_games()}
     assert {slug: bots.bot_settings("mcts-medium", slug) for slug in older} == older
     # Turned on in one game, it restarts that game's claims of the level and no other.
@@ -134,13 +138,8 @@ def test_a_setting_added_later_restarts_only_the_claims_of_the_level_and_game_th
 def test_a_setting_for_small_tables_leaves_the_games_of_larger_tables_counted():
     # Hard judges what is to come in the chit game at 2 players only: at 3 and 4 it searches
     # as before, so the games it played there before the setting still count.
-    before = set()
-    with bots.RESULTS.open() as results:
-        for line in results:
-            r = json.loads(line)
-            played_by = [r.get("fingerprint"), *r.get("adopted_from", [])]
-            if "fc5acd8af5a0" in played_by and r["game"] == "chit-territory" and "mcts-hard" in r["settings"]:
-                before.add(r["settings"]["mcts-hard"])
+    chit = [r for r in games_before_the_setting("mcts-hard") if r["game"] == "chit-territory"]
+    before = {r["settings"]["mcts-hard"] for r in chit}
     assert len(before) == 1
     assert bots.bot_settings("mcts-hard", "chit-territory", 3) in before
     assert bots.bot_settings("mcts-hard", "chit-territory", 4) in before
