@@ -3,11 +3,11 @@
 The scores count a territory's bonuses only while it is controlled, so one build either
 flips them whole or changes nothing: a search judging its leaves by the scores cannot tell
 a lead of three structures in a half-empty territory from a lead of one, nor a territory that
-would complete a line from one that would not. ``expected_scores`` replaces those all-or-
-nothing bonuses by their expectation under a simple model of who will control each
+would complete a line from one that would not. ``chit_expected_scores`` replaces those
+all-or-nothing bonuses by their expectation under a simple model of who will control each
 territory once it is full, so a search can see the worth of building toward control.
 
-Games without a model here are judged by their scores alone.
+Games without a model here (``expected_scores_of`` gives None) are judged by their scores.
 """
 
 from __future__ import annotations
