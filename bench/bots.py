@@ -68,27 +68,9 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "bots.jsonl"
 CODE_GLOBS = ("games/bots/*.py", "games/engines/*.py")
 LEVELS_FILE = "games/bots/levels.py"  # data only: covered by each game's ``settings`` instead
-# What an MCTS bot searches with (its attributes; ``per_game`` overrides them game by game).
-SEARCH_SETTINGS = (
-    "iterations",
-    "seconds",
-    "exploration",
-    "rollout_limit",
-    "relative",
-    "first_weight",
-    "use_prior",
-    "prior_weight",
-    "tree_prior",
-    "widen",
-    "guided",
-    "potential",
-)
 # Settings added after games were recorded, with the value those games played with: left out
 # of the hash while they keep it, so adding a setting restarts no claim that does not use it.
 LATER_SETTINGS = {"potential": 0}
-# Settings whose value is the largest table they apply to: at a larger one the bot searches
-# as with the setting off, and its games there are counted so.
-TABLE_SETTINGS = ("potential",)
 MAX_ACTIONS_PER_GAME = 20_000
 TIME_BOUND_SHARE = 0.9  # a think of at least this share of the level's time cap ran into it
 DEFAULT_GAME_SECONDS = 60.0  # core time guessed for a game of a claim not yet played
@@ -111,14 +93,9 @@ def bot_settings(name: str, slug: str, players: int | None = None) -> str:
     """A short hash of what bot ``name`` searches with in game ``slug`` at a table of
     ``players`` (at any table when None; empty for bots with no settings, Random and Greedy)."""
     bot = get_bot(name)
-    values = {key: getattr(bot, key) for key in SEARCH_SETTINGS if hasattr(bot, key)}
-    if not values:
+    if not hasattr(bot, "settings"):
         return ""
-    values["prior"] = values.pop("use_prior", False)
-    values.update(getattr(bot, "per_game", {}).get(slug, {}))
-    for key in TABLE_SETTINGS:
-        if players is not None and values.get(key) and players > values[key]:
-            values[key] = LATER_SETTINGS[key]
+    values = bot.settings(slug, players)  # a table-limited setting reads as off where it is
     for key, default in LATER_SETTINGS.items():
         if values.get(key, default) == default:
             values.pop(key, None)

@@ -156,13 +156,35 @@ class MCTSBot(Bot):
 
     # -- the search ----------------------------------------------------------------------
 
-    def plan(self, state: State) -> _Plan:
-        """The settings of a search in this game: the bot's own, with the game's overrides."""
-        slug = state.game.slug
-        values = {name: getattr(self, name) for name in _Plan._fields if hasattr(self, name)}
-        values["prior"] = self.use_prior
+    SETTINGS = (
+        "iterations",
+        "seconds",
+        "exploration",
+        "rollout_limit",
+        "relative",
+        "first_weight",
+        "prior",
+        "prior_weight",
+        "tree_prior",
+        "widen",
+        "guided",
+        "potential",
+    )
+
+    def settings(self, slug: str, players: int | None = None) -> dict:
+        """What the bot searches with in game ``slug`` at a table of ``players`` (at any table
+        when None): its own settings with the game's overrides. ``potential`` is the largest
+        table it applies to, so at a larger one it reads as off (0)."""
+        values = {name: getattr(self, "use_prior" if name == "prior" else name) for name in self.SETTINGS}
         values.update(self.per_game.get(slug, {}))
-        judge = expected_scores_of(state) if state.num_players <= values.pop("potential", self.potential) else None
+        if players is not None and players > values["potential"]:
+            values["potential"] = 0
+        return values
+
+    def plan(self, state: State) -> _Plan:
+        """The settings of a search in this position's game and table, ready to run."""
+        values = self.settings(state.game.slug, state.num_players)
+        judge = expected_scores_of(state) if values.pop("potential") else None
         values["judge"] = judge or type(state).scores
         if values["rollout_limit"] is None:
             values["rollout_limit"] = default_rollout_limit(state)
