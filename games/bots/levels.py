@@ -44,13 +44,14 @@ PRIOR = {"prior": True, "widen": 1.0, "prior_weight": 1.0}
 PRIOR_GAMES = ("gp02a", "chit-territory")
 
 # Where Hard judges its leaves by what is still to come (``games.bots.potential``), not only by
-# the scores so far: the chit game at 2 players, where the scores count a territory's bonuses
-# all or nothing. At Medium's budget, a search judging so won 10 of 14 two-player games against
-# the same search judging by the scores; in the tournament Hard judging so at 4 players took
-# no first place in 18 games against three Greedy bots, so larger tables judge by the scores.
-# It costs a quarter more time an iteration.
+# the scores so far, at tables of up to two players. The chit game: its scores count a
+# territory's bonuses all or nothing; at Medium's budget a search judging so won 10 of 14
+# two-player games against the same search judging by the scores, while Hard judging so at 4
+# players took no first place in 18 games against three Greedy bots. Game of God: its scores
+# count only pieces already home; at Medium's budget a search judging so won the first 8 of 8
+# two-player games against Medium. It costs a quarter to a half more time an iteration.
 POTENTIAL = {"potential": 2}  # up to this many players
-POTENTIAL_LEVELS = {"mcts-hard": ("chit-territory",)}
+POTENTIAL_LEVELS = {"mcts-hard": ("chit-territory", "game-of-god")}
 
 # What each MCTS level searches with in each game.
 LEVEL_SETTINGS = {

@@ -1,11 +1,16 @@
 """What a position is still worth: a search's judgement of a leaf beyond the score so far.
 
-The scores count a territory's bonuses only while it is controlled, so one build either
-flips them whole or changes nothing: a search judging its leaves by the scores cannot tell
-a lead of three structures in a half-empty territory from a lead of one, nor a territory that
-would complete a line from one that would not. ``chit_expected_scores`` replaces those
+The chit game's scores count a territory's bonuses only while it is controlled, so one build
+either flips them whole or changes nothing: a search judging its leaves by the scores cannot
+tell a lead of three structures in a half-empty territory from a lead of one, nor a territory
+that would complete a line from one that would not. ``chit_expected_scores`` replaces those
 all-or-nothing bonuses by their expectation under a simple model of who will control each
 territory once it is full, so a search can see the worth of building toward control.
+
+Game of God scores only the pieces already in an opponent's goal area, so every leaf short of
+an entry looks the same to a search judging by the scores. ``god_expected_scores`` also counts
+the pieces on their way: part of a point for the ground covered, more for an open line into a
+goal area, little for a piece trapped under an opponent's.
 
 Games without a model here (``expected_scores_of`` gives None) are judged by their scores.
 """
@@ -16,6 +21,7 @@ import math
 
 from ..engines.base import State
 from ..engines.chit_territory import CENTRE, CORNERS, SQUARES, TERRITORY_LINES, TERRITORY_MASKS
+from ..engines.game_of_god import MIXED, SIZE
 
 # The chit game's bonuses that need control of a group of territories: lines 9, squares 8,
 # the four corners 8, the centre 5.
@@ -91,7 +97,75 @@ def chit_expected_scores(state) -> list[float]:
     return expected
 
 
-EXPECTED_SCORES = {"chit-territory": chit_expected_scores}
+# Game of God: what a piece not yet in an opponent's goal area counts for (one there counts 1).
+GOD_ADVANCE = 0.3  # times the share of the way it has come (see ``_god_tables``)
+GOD_READY = 0.5  # the top piece of a stack with an open line into an opponent's goal area
+GOD_TRAPPED = 0.05  # under an opponent's piece: it moves again only if the trapper leaves
+_GOD_TABLES: dict[int, tuple] = {}
+
+
+def _god_tables(layout) -> tuple[list[list[float]], list[list[tuple]]]:
+    """Per seat and square: the share of the way a piece there has come (1 minus the shortest
+    orthogonal distance to an opponent's goal square over 7), and the lines it could enter an
+    opponent's goal area by (the squares that must be empty, the goal square). Made once per
+    table size from the engine's layout."""
+    tables = _GOD_TABLES.get(layout.num_players)
+    if tables is not None:
+        return tables
+    size = SIZE
+    progress, lines = [], []
+    for seat in range(layout.num_players):
+        goals = [sq for other, squares in enumerate(layout.goal_squares) if other != seat for sq in squares]
+        shares, entries = [], []
+        for sq in range(size * size):
+            col, row = sq % size, sq // size
+            distance = min(abs(col - g % size) + abs(row - g // size) for g in goals)
+            shares.append(max(0.0, 1.0 - distance / (size - 1)))
+            entries.append(tuple(
+                (tuple(t for t, _name in ray[:-1]), ray[-1][0])
+                for ray in layout.rays[seat][sq]
+                if layout.goal_owner[ray[-1][0]] not in (-1, seat)
+            ))
+        progress.append(shares)
+        lines.append(entries)
+    tables = _GOD_TABLES[layout.num_players] = (progress, lines)
+    return tables
+
+
+def god_expected_scores(state) -> list[float]:
+    """Each seat's pieces in opponents' goal areas (its score) plus what its other pieces are
+    worth on their way (``GOD_ADVANCE``, ``GOD_READY``, ``GOD_TRAPPED``)."""
+    layout = state.layout
+    goal_owner = layout.goal_owner
+    progress, lines = _god_tables(layout)
+    owner = state.owner
+    expected = [float(n) for n in state.in_goal]
+    for sq, stack in enumerate(state.board):
+        if not stack:
+            continue
+        seat = owner[sq]
+        pieces = len(stack)
+        if seat == MIXED:  # a lone piece on top of a rival's (only outside the goal areas)
+            expected[stack[0]] += GOD_TRAPPED
+            seat = stack[-1]
+            pieces = 1
+        elif goal_owner[sq] not in (-1, seat):
+            continue  # frozen in an opponent's goal area: already scored
+        value = pieces * GOD_ADVANCE * progress[seat][sq]
+        for before, goal in lines[seat][sq]:
+            if owner[goal] not in (-1, seat):
+                continue
+            for t in before:
+                if owner[t] != -1:
+                    break
+            else:
+                value += GOD_READY
+                break
+        expected[seat] += value
+    return expected
+
+
+EXPECTED_SCORES = {"chit-territory": chit_expected_scores, "game-of-god": god_expected_scores}
 
 
 def expected_scores_of(state: State):

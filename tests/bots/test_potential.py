@@ -1,5 +1,6 @@
-"""A search's judgement of what a chit-game position is still worth: the bonuses for
-controlling territories counted by how likely the control is to last, not all or nothing."""
+"""A search's judgement of what a position is still worth: in the chit game the bonuses for
+controlling territories counted by how likely the control is to last, not all or nothing; in
+Game of God the pieces on their way home, not only those already there."""
 
 import random
 
@@ -7,9 +8,17 @@ import pytest
 
 from games.bots import MCTSBot
 from games.bots.base import margin
-from games.bots.potential import chit_control, chit_expected_scores, expected_scores_of
+from games.bots.potential import (
+    GOD_READY,
+    GOD_TRAPPED,
+    chit_control,
+    chit_expected_scores,
+    expected_scores_of,
+    god_expected_scores,
+)
 from games.engines import get_game
 from games.engines.chit_territory import TYPES, ChitTerritoryState
+from games.engines.game_of_god import GameOfGodState
 
 STRUCTURE_TYPES = TYPES[:6]
 
@@ -72,9 +81,10 @@ def test_a_tied_territory_is_anybodys_and_an_empty_one_too():
     assert all(empty[s][t] == pytest.approx(1 / 3) for s in range(3) for t in range(9))
 
 
-def test_only_the_chit_game_has_a_model_of_what_is_to_come():
+def test_the_chit_game_and_game_of_god_have_a_model_of_what_is_to_come_the_others_none():
     assert expected_scores_of(get_game("chit-territory").new_state(2)) is chit_expected_scores
-    for slug in ("gp02a", "dice-territory", "territories", "game-of-god"):
+    assert expected_scores_of(get_game("game-of-god").new_state(2)) is god_expected_scores
+    for slug in ("gp02a", "dice-territory", "territories"):
         game = get_game(slug)
         assert expected_scores_of(game.new_state(game.allowed_player_counts()[0])) is None
 
@@ -122,3 +132,56 @@ def test_larger_tables_than_the_setting_allows_are_judged_by_the_scores():
         plain = MCTSBot(iterations=300).choose(state.clone(), 0, random.Random(seed))
         two_players = MCTSBot(iterations=300, potential=2).choose(state.clone(), 0, random.Random(seed))
         assert plain == two_players
+
+
+# -- Game of God: North (seat 0) races for row 8, South (seat 1) for row 1 ------------------
+
+
+def god(stacks: dict[str, list[int]], to_move: int = 0) -> GameOfGodState:
+    return GameOfGodState.from_position(2, stacks, to_move, pieces=[14, 14])
+
+
+def test_a_piece_home_counts_one_and_a_piece_on_its_way_part_of_one():
+    home = god({"d8": [0], "e8": [1]})  # d8 in South's goal area; South's piece on its own row
+    assert home.scores() == [1, 0]
+    assert god_expected_scores(home)[0] == pytest.approx(1.0)  # frozen there: exactly its point
+    # The same piece three rows short of row 8, its line into it blocked by South's piece.
+    on_its_way = god({"d5": [0], "d7": [1], "e8": [1]})
+    assert on_its_way.scores() == [0, 0]
+    assert 0 < god_expected_scores(on_its_way)[0] < 1
+
+
+def test_a_piece_further_on_its_way_counts_more():
+    behind, ahead = god({"d3": [0], "d4": [1]}), god({"d6": [0], "d7": [1]})
+    assert god_expected_scores(behind)[0] < god_expected_scores(ahead)[0]
+
+
+def test_an_open_line_into_a_goal_area_is_worth_more_than_a_blocked_one():
+    open_line = god({"d5": [0], "e7": [1]})  # d6, d7 empty: d5-d8 enters South's goal area
+    blocked = god({"d5": [0], "d7": [1]})
+    # Also blocked sideways and back: no line from d5 reaches any goal square but row 8.
+    gain = god_expected_scores(open_line)[0] - god_expected_scores(blocked)[0]
+    assert gain == pytest.approx(GOD_READY)
+
+
+def test_a_trapped_piece_counts_little_and_its_trapper_as_a_free_piece():
+    trapped = god({"d5": [0, 1], "a2": [1]})  # South's piece lies on North's
+    free = god({"c4": [0], "d5": [1], "a2": [1]})
+    assert god_expected_scores(trapped)[0] == pytest.approx(GOD_TRAPPED)
+    assert god_expected_scores(free)[0] > GOD_TRAPPED
+    # South's trapper on d5 can still head for row 1 like any lone piece there.
+    assert god_expected_scores(trapped)[1] == pytest.approx(god_expected_scores(free)[1])
+
+
+def test_a_search_judging_what_is_to_come_lines_a_piece_up_with_the_way_home():
+    # South's pairs hold every square of row 8 but d8, and North's pairs on row 2 close every
+    # file South could come up: nobody can enter a goal area this move, so by the scores every
+    # move is as good as any other. Judged by what is to come, a move onto the empty d file
+    # opens North's only way home, which South (its pieces on row 8 move only north, up their
+    # own files) cannot close before North moves again.
+    row8 = {f"{col}8": [1, 1] for col in "abcefgh"}
+    row2 = {f"{col}2": [0, 0] for col in "abcefgh"}
+    state = god({"b4": [0], **row2, **row8}, to_move=0)
+    bot = MCTSBot(iterations=300, potential=2)
+    targets = {bot.choose(state.clone(), 0, random.Random(seed)).split("-")[1] for seed in range(4)}
+    assert {square[0] for square in targets} == {"d"}

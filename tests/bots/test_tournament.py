@@ -136,20 +136,21 @@ def test_a_setting_added_later_restarts_only_the_claims_of_the_level_and_game_th
 
 
 def test_a_setting_for_small_tables_leaves_the_games_of_larger_tables_counted():
-    # Hard judges what is to come in the chit game at 2 players only: at 3 and 4 it searches
-    # as before, so the games it played there before the setting still count.
-    chit = [r for r in games_before_the_setting("mcts-hard") if r["game"] == "chit-territory"]
-    before = {r["settings"]["mcts-hard"] for r in chit}
-    assert len(before) == 1
-    assert bots.bot_settings("mcts-hard", "chit-territory", 3) in before
-    assert bots.bot_settings("mcts-hard", "chit-territory", 4) in before
-    assert bots.bot_settings("mcts-hard", "chit-territory", 2) not in before
+    # Hard judges what is to come in the chit game and Game of God at 2 players only: at 3
+    # and 4 it searches as before, so the games it played there before the setting still count.
+    for slug, larger in (("chit-territory", (3, 4)), ("game-of-god", (4,))):
+        before = {r["settings"]["mcts-hard"] for r in games_before_the_setting("mcts-hard") if r["game"] == slug}
+        assert len(before) == 1
+        for players in larger:
+            assert bots.bot_settings("mcts-hard", slug, players) in before
+        assert bots.bot_settings("mcts-hard", slug, 2) not in before
 
 
-def test_hard_alone_judges_what_is_to_come_and_only_in_two_player_chit_games():
+def test_hard_alone_judges_what_is_to_come_and_only_at_two_player_tables_of_two_games():
     for name in ("mcts-easy", "mcts-medium", "mcts-hard"):
         for slug, settings in bots.get_bot(name).per_game.items():
-            assert settings.get("potential", 0) == (2 if name == "mcts-hard" and slug == "chit-territory" else 0)
+            judged = name == "mcts-hard" and slug in ("chit-territory", "game-of-god")
+            assert settings.get("potential", 0) == (2 if judged else 0)
 
 
 def test_games_of_code_that_only_moved_can_be_adopted_by_the_code_now(tmp_path):
