@@ -44,14 +44,14 @@ PRIOR = {"prior": True, "widen": 1.0, "prior_weight": 1.0}
 PRIOR_GAMES = ("gp02a", "chit-territory")
 
 # Where Hard judges its leaves by what is still to come (``games.bots.potential``), not only by
-# the scores so far, at tables of up to two players. The chit game: its scores count a
-# territory's bonuses all or nothing; at Medium's budget a search judging so won 10 of 14
-# two-player games against the same search judging by the scores, while Hard judging so at 4
-# players took no first place in 18 games against three Greedy bots. Game of God: its scores
-# count only pieces already home; at Medium's budget a search judging so won the first 8 of 8
-# two-player games against Medium. It costs a quarter to a half more time an iteration.
-POTENTIAL = {"potential": 2}  # up to this many players
-POTENTIAL_LEVELS = {"mcts-hard": ("chit-territory", "game-of-god")}
+# the scores so far: per game, the largest table it does so at. The chit game, at 2 players:
+# its scores count a territory's bonuses all or nothing; at Medium's budget a search judging
+# so won 10 of 14 two-player games against the same search judging by the scores, while Hard
+# judging so at 4 players took no first place in 18 games against three Greedy bots. Game of
+# God, at every table: its scores count only pieces already home; at Medium's budget a search
+# judging so won 8 of 8 two-player games against Medium, and came first in the first 4 of 4
+# four-player games against three Medium bots. It costs a quarter more time an iteration.
+POTENTIAL_LEVELS = {"mcts-hard": {"chit-territory": 2, "game-of-god": 4}}
 
 # What each MCTS level searches with in each game.
 LEVEL_SETTINGS = {
@@ -59,7 +59,7 @@ LEVEL_SETTINGS = {
         slug: {
             "iterations": n,
             **(PRIOR if level != "mcts-easy" and slug in PRIOR_GAMES else {}),
-            **(POTENTIAL if slug in POTENTIAL_LEVELS.get(level, ()) else {}),
+            **({"potential": POTENTIAL_LEVELS[level][slug]} if slug in POTENTIAL_LEVELS.get(level, {}) else {}),
         }
         for slug, n in budgets.items()
     }

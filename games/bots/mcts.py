@@ -174,11 +174,12 @@ class MCTSBot(Bot):
     def settings(self, slug: str, players: int | None = None) -> dict:
         """What the bot searches with in game ``slug`` at a table of ``players`` (at any table
         when None): its own settings with the game's overrides. ``potential`` is the largest
-        table it applies to, so at a larger one it reads as off (0)."""
+        table it applies to, so at a larger one it reads as off (0), and at a smaller one as
+        the table's size (any larger limit searches that table alike)."""
         values = {name: getattr(self, "use_prior" if name == "prior" else name) for name in self.SETTINGS}
         values.update(self.per_game.get(slug, {}))
-        if players is not None and players > values["potential"]:
-            values["potential"] = 0
+        if players is not None:
+            values["potential"] = players if players <= values["potential"] else 0
         return values
 
     def plan(self, state: State) -> _Plan:

@@ -136,21 +136,32 @@ def test_a_setting_added_later_restarts_only_the_claims_of_the_level_and_game_th
 
 
 def test_a_setting_for_small_tables_leaves_the_games_of_larger_tables_counted():
-    # Hard judges what is to come in the chit game and Game of God at 2 players only: at 3
-    # and 4 it searches as before, so the games it played there before the setting still count.
-    for slug, larger in (("chit-territory", (3, 4)), ("game-of-god", (4,))):
-        before = {r["settings"]["mcts-hard"] for r in games_before_the_setting("mcts-hard") if r["game"] == slug}
-        assert len(before) == 1
-        for players in larger:
-            assert bots.bot_settings("mcts-hard", slug, players) in before
-        assert bots.bot_settings("mcts-hard", slug, 2) not in before
+    # Hard judges what is to come in the chit game at 2 players only: at 3 and 4 it searches
+    # as before, so the games it played there before the setting still count.
+    chit = [r for r in games_before_the_setting("mcts-hard") if r["game"] == "chit-territory"]
+    before = {r["settings"]["mcts-hard"] for r in chit}
+    assert len(before) == 1
+    assert bots.bot_settings("mcts-hard", "chit-territory", 3) in before
+    assert bots.bot_settings("mcts-hard", "chit-territory", 4) in before
+    assert bots.bot_settings("mcts-hard", "chit-territory", 2) not in before
 
 
-def test_hard_alone_judges_what_is_to_come_and_only_at_two_player_tables_of_two_games():
+def test_a_setting_for_larger_tables_reads_at_a_small_table_as_its_size(monkeypatch):
+    # Hard judged Game of God by what is to come at 2 players first, then at 4 as well: its
+    # two-player games search alike under either limit, so they keep counting.
+    hard = bots.get_bot("mcts-hard")
+    now = {players: bots.bot_settings("mcts-hard", "game-of-god", players) for players in (2, 4)}
+    first = {**hard.per_game, "game-of-god": {**hard.per_game["game-of-god"], "potential": 2}}
+    monkeypatch.setattr(hard, "per_game", first)
+    assert bots.bot_settings("mcts-hard", "game-of-god", 2) == now[2]
+    assert bots.bot_settings("mcts-hard", "game-of-god", 4) != now[4]
+
+
+def test_hard_alone_judges_what_is_to_come_in_two_player_chit_games_and_every_game_of_god():
+    limits = {"chit-territory": 2, "game-of-god": 4}
     for name in ("mcts-easy", "mcts-medium", "mcts-hard"):
         for slug, settings in bots.get_bot(name).per_game.items():
-            judged = name == "mcts-hard" and slug in ("chit-territory", "game-of-god")
-            assert settings.get("potential", 0) == (2 if judged else 0)
+            assert settings.get("potential", 0) == (limits.get(slug, 0) if name == "mcts-hard" else 0)
 
 
 def test_games_of_code_that_only_moved_can_be_adopted_by_the_code_now(tmp_path):
