@@ -49,7 +49,7 @@ PRIOR_GAMES = ("gp02a", "chit-territory")
 # so won 10 of 14 two-player games against the same search judging by the scores, while Hard
 # judging so at 4 players took no first place in 18 games against three Greedy bots. Game of
 # God, at every table: its scores count only pieces already home; at Medium's budget a search
-# judging so won 8 of 8 two-player games against Medium, and came first in the first 4 of 4
+# judging so won 8 of 8 two-player games against Medium, and came first in 5 of 5
 # four-player games against three Medium bots. It costs a quarter more time an iteration.
 POTENTIAL_LEVELS = {"mcts-hard": {"chit-territory": 2, "game-of-god": 4}}
 
