@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import fcntl
 import hashlib
 import json
 import math
@@ -252,16 +253,40 @@ def play_game(task: tuple) -> dict:
 
 
 def load_records(path: Path) -> list[dict]:
-    """Every game in the results file, in the order they finished (a torn last line skipped)."""
+    """Every game in the results file, in the order they finished (a torn last line skipped).
+    A game recorded twice (the same code, pairing, index and settings: the same seeded game)
+    is read once."""
     if not path.exists():
         return []
     records = []
+    seen = set()
     for line in path.read_text().splitlines():
         try:
-            records.append(json.loads(line))
+            r = json.loads(line)
         except json.JSONDecodeError:
             continue
+        key = (
+            r.get("fingerprint"), r.get("game"), r.get("players"), r.get("tested"), r.get("opponent"),
+            r.get("index"), json.dumps(r.get("settings"), sort_keys=True),
+        )
+        if r.get("fingerprint") is not None and key in seen:
+            continue
+        seen.add(key)
+        records.append(r)
     return records
+
+
+class ResultsBusy(Exception):
+    """Another run is playing into the same results file."""
+
+
+def _lock(out) -> None:
+    """Hold the results file for this run alone: two runs at once would play the same seeded
+    games twice."""
+    try:
+        fcntl.flock(out.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ResultsBusy(f"Another run is playing into {out.name}; wait for it to end.") from None
 
 
 def games_by_pairing(records: list[dict], fingerprint: str) -> dict[tuple, list[dict]]:
@@ -279,6 +304,12 @@ def adopt(path: Path, old: str, fingerprint: str, retimed: frozenset[str] = froz
     code got faster or slower) a game in which a search ran into its time cap is left out:
     its play depended on the code's speed. Each adopted record lists the code it was played
     by in ``adopted_from``. Returns how many were adopted."""
+    with path.open("a") as held:
+        _lock(held)  # a run playing now would append to the file this replaces
+        return _adopt(path, old, fingerprint, retimed)
+
+
+def _adopt(path: Path, old: str, fingerprint: str, retimed: frozenset[str]) -> int:
     records = load_records(path)
     adopted = 0
     for r in records:
@@ -380,12 +411,18 @@ class Scheduler:
 
 def run(claims: list[Claim], results: Path, minutes: float | None, processes: int, fingerprint: str) -> int:
     """Play until every claim is decided or the time is up; returns the games played."""
-    scheduler = Scheduler(claims, load_records(results), fingerprint)
     started = time.monotonic()
     deadline = started + minutes * 60 if minutes else None
-    played = 0
     results.parent.mkdir(parents=True, exist_ok=True)
-    with results.open("a") as out, multiprocessing.get_context("fork").Pool(processes, maxtasksperchild=20) as pool:
+    with results.open("a") as out:
+        _lock(out)
+        scheduler = Scheduler(claims, load_records(results), fingerprint)
+        return _play(scheduler, out, deadline, processes, started)
+
+
+def _play(scheduler: Scheduler, out, deadline: float | None, processes: int, started: float) -> int:
+    played = 0
+    with multiprocessing.get_context("fork").Pool(processes, maxtasksperchild=20) as pool:
         pending = []
         while True:
             open_to_launch = deadline is None or time.monotonic() < deadline
@@ -461,15 +498,18 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(args.retimed) - {game.slug for game in all_games()})
     if unknown:
         parser.error(f"no game {unknown[0]!r}; games: {', '.join(game.slug for game in all_games())}")
-    if args.adopt:
-        adopted = adopt(args.results, args.adopt, current, frozenset(args.retimed))
-        print(f"Adopted {adopted} games of code {args.adopt} as {current}.")
-    if not (args.report or args.list):
-        if fingerprint != current:
-            parser.error("games are played with the code as it is now: --fingerprint is for reports")
-        print(f"Code fingerprint {fingerprint}; results in {args.results}", flush=True)
-        played = run(chosen, args.results, args.minutes, args.processes, fingerprint)
-        print(f"\n{played} games played.")
+    try:
+        if args.adopt:
+            adopted = adopt(args.results, args.adopt, current, frozenset(args.retimed))
+            print(f"Adopted {adopted} games of code {args.adopt} as {current}.")
+        if not (args.report or args.list):
+            if fingerprint != current:
+                parser.error("games are played with the code as it is now: --fingerprint is for reports")
+            print(f"Code fingerprint {fingerprint}; results in {args.results}", flush=True)
+            played = run(chosen, args.results, args.minutes, args.processes, fingerprint)
+            print(f"\n{played} games played.")
+    except ResultsBusy as busy:
+        parser.exit(1, f"{busy}\n")
     from bench import bots_report  # after the run, so a long run picks up the report as it is then
 
     records = load_records(args.results)

@@ -303,3 +303,34 @@ def test_retiming_a_game_that_does_not_exist_is_refused_and_changes_nothing(tmp_
         bots.main(["--adopt", "a", "--retimed", "chess", "--list", "--results", str(results)])
     assert "no game 'chess'" in capsys.readouterr().err
     assert results.read_text() == before
+
+
+def test_a_game_recorded_twice_counts_once(tmp_path):
+    # Two runs at once on the same file would play the same seeded games and record them twice.
+    c = claim("easy-vs-random")
+    results = tmp_path / "bots.jsonl"
+    games = [record(c, i, True) for i in range(3)]
+    results.write_text("".join(json.dumps(r) + "\n" for r in games + games[1:]))
+    assert [r["index"] for r in bots.load_records(results)] == [0, 1, 2]
+    # The same index under other settings is another game.
+    other = {**games[0], "settings": {"mcts-easy": "0123abcd", "random": ""}}
+    results.write_text("".join(json.dumps(r) + "\n" for r in [*games, other]))
+    assert len(bots.load_records(results)) == 4
+
+
+def test_a_run_or_an_adoption_into_a_results_file_in_use_is_refused_and_changes_nothing(tmp_path, capsys):
+    import fcntl
+
+    c = claim("easy-vs-random")
+    results = tmp_path / "bots.jsonl"
+    results.write_text(json.dumps(record(c, 0, True, fingerprint="a")) + "\n")
+    before = results.read_text()
+    with results.open("a") as other_run:
+        fcntl.flock(other_run.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(bots.ResultsBusy):
+            bots.run([c], results, minutes=None, processes=1, fingerprint="a")
+        with pytest.raises(SystemExit) as exit_:
+            bots.main(["--adopt", "a", "--list", "--results", str(results)])
+        assert exit_.value.code == 1
+        assert "Another run is playing into" in capsys.readouterr().err
+    assert results.read_text() == before
