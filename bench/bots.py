@@ -96,7 +96,7 @@ def bot_settings(name: str, slug: str, players: int | None = None) -> str:
     bot = get_bot(name)
     if not hasattr(bot, "settings"):
         return ""
-    values = bot.settings(slug, players)  # a table-limited setting reads as off where it is
+    values = bot.settings(slug, players)  # a table limit reads as the table's size, or as off
     for key, default in LATER_SETTINGS.items():
         if values.get(key, default) == default:
             values.pop(key, None)
@@ -304,6 +304,8 @@ def adopt(path: Path, old: str, fingerprint: str, retimed: frozenset[str] = froz
     code got faster or slower) a game in which a search ran into its time cap is left out:
     its play depended on the code's speed. Each adopted record lists the code it was played
     by in ``adopted_from``. Returns how many were adopted."""
+    if not path.exists():
+        return 0
     with path.open("a") as held:
         _lock(held)  # a run playing now would append to the file this replaces
         return _adopt(path, old, fingerprint, retimed)
