@@ -61,6 +61,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.report import machine
 from bench.sprt import CONTINUE, MIN_GAMES, Result, first_share, place_score, sprt
 from games.bots import get_bot
 from games.engines import CHANCE, all_games, get_game
@@ -186,6 +187,13 @@ def game_seed(fingerprint: str, slug: str, players: int, tested: str, opponent: 
     return random.Random(key).getrandbits(63)
 
 
+def machine_name() -> str:
+    """What a game was played on, as the report names it (games of one results file are often
+    played on several machines)."""
+    info = machine()
+    return f"{info['cpu']}, {info['cores']} cores, {info['python']}"
+
+
 def play_game(task: tuple) -> dict:
     """One game; ``task`` = (fingerprint, slug, players, tested, opponent, index). In a worker."""
     fingerprint, slug, players, tested, opponent, index = task
@@ -243,6 +251,7 @@ def play_game(task: tuple) -> dict:
         # level whose time cap binds then searched less than it would on an idle machine.
         "cpu_seconds": time.process_time() - cpu_started,
         "load": os.getloadavg()[0],
+        "machine": machine_name(),
         "finished": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "think": think,
     }
@@ -266,8 +275,13 @@ def load_records(path: Path) -> list[dict]:
         except json.JSONDecodeError:
             continue
         key = (
-            r.get("fingerprint"), r.get("game"), r.get("players"), r.get("tested"), r.get("opponent"),
-            r.get("index"), json.dumps(r.get("settings"), sort_keys=True),
+            r.get("fingerprint"),
+            r.get("game"),
+            r.get("players"),
+            r.get("tested"),
+            r.get("opponent"),
+            r.get("index"),
+            json.dumps(r.get("settings"), sort_keys=True),
         )
         if r.get("fingerprint") is not None and key in seen:
             continue

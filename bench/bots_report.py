@@ -108,6 +108,20 @@ def thinking_table(records: list[dict], fingerprint: str) -> str:
     return "\n".join(lines)
 
 
+def machines_played_on(records: list[dict]) -> str:
+    """Where the games were played, in core-hours per machine their records name, largest
+    first (records before they named their machine are counted apart)."""
+    hours: dict[str, float] = {}
+    for r in records:
+        where = r.get("machine", "")
+        hours[where] = hours.get(where, 0.0) + r["seconds"] / 3600
+    named = sorted(((h, m) for m, h in hours.items() if m), reverse=True)
+    parts = [f"{h:.1f} on {m}" for h, m in named]
+    if "" in hours:
+        parts.append(f"{hours['']:.1f} on machines the records do not name (played before they did)")
+    return "; ".join(parts)
+
+
 def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: dict) -> str:
     info = machine()
     ours = [r for r in records if counted(r, fingerprint)]
@@ -125,8 +139,8 @@ def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: 
         [
             f"Written on {info['date']} by `python -m bench.bots --report` from `bench/results/bots.jsonl`: "
             f"the {len(ours)} games of bot and engine code fingerprint `{fingerprint}` "
-            f"({hours:.1f} core-hours on {info['cpu']}, {info['cores']} cores, {info['python']}, two games at a "
-            f"time), with the levels' settings of now. The file's {others} games of other code, or of a level "
+            f"({hours:.1f} core-hours, two games at a time; {machines_played_on(ours)}), with the levels' "
+            f"settings of now. The file's {others} games of other code, or of a level "
             "with other settings in that game (older bots, or before games carried a fingerprint), are kept but "
             "not counted.",
             "",

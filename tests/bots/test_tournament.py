@@ -6,6 +6,7 @@ import math
 import pytest
 
 from bench import bots, bots_report
+from bench.report import machine
 from games.engines import all_games
 
 
@@ -292,6 +293,26 @@ def test_the_report_gives_each_claim_its_verdict_and_each_bot_its_elo(tmp_path):
     assert 150 < territories["mcts-easy"]["elo"] < 200
     assert territories["greedy"]["elo"] == pytest.approx(0, abs=30)
     assert territories["mcts-easy"]["plus_minus"] > 0
+
+
+def test_the_report_names_the_machines_the_games_were_played_on(tmp_path):
+    c = claim("easy-vs-random")
+    records = [{**record(c, i, True, seconds=1800.0), "machine": "Xeon, 2 cores, CPython 3.11.7"} for i in range(3)]
+    records += [{**record(c, i, True, seconds=1800.0), "machine": "EPYC, 2 cores, CPython 3.11.7"} for i in range(3, 5)]
+    records += [record(c, i, True, seconds=1800.0) for i in range(5, 9)]  # recorded before games named one
+    doc = tmp_path / "BOTS.md"
+    bots_report.write([c], records, "abc", doc=doc, strength=tmp_path / "strength.json")
+    assert (
+        "(4.5 core-hours, two games at a time; 1.5 on Xeon, 2 cores, CPython 3.11.7; "
+        "1.0 on EPYC, 2 cores, CPython 3.11.7; 2.0 on machines the records do not name (played before they did))"
+    ) in doc.read_text()
+
+
+def test_a_game_records_the_machine_it_was_played_on():
+    r = bots.play_game(("fp", "game-of-god", 2, "greedy", "random", 0))
+    info = machine()
+    assert r["machine"] == f"{info['cpu']}, {info['cores']} cores, {info['python']}"
+    assert info["cpu"] and info["cores"] != "?"
 
 
 def test_retiming_a_game_that_does_not_exist_is_refused_and_changes_nothing(tmp_path, capsys):
