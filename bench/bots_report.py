@@ -131,6 +131,8 @@ def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: 
     met = sum(r.decision == ACCEPT_H1 for r in results)
     missed = sum(r.decision == ACCEPT_H0 for r in results)
     hours = sum(r["seconds"] for r in ours) / 3600
+    where = machines_played_on(ours)  # empty before any game
+    played = f"{hours:.1f} core-hours, two games at a time" + (f"; {where}" if where else "")
     timed = [r for r in ours if "cpu_seconds" in r]
     share = sum(r["cpu_seconds"] for r in timed) / max(sum(r["seconds"] for r in timed), 1e-9)
     load = sum(r["load"] for r in timed) / len(timed) if timed else 0.0
@@ -139,8 +141,7 @@ def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: 
         [
             f"Written on {info['date']} by `python -m bench.bots --report` from `bench/results/bots.jsonl`: "
             f"the {len(ours)} games of bot and engine code fingerprint `{fingerprint}` "
-            f"({hours:.1f} core-hours, two games at a time; {machines_played_on(ours)}), with the levels' "
-            f"settings of now. The file's {others} games of other code, or of a level "
+            f"({played}), with the levels' settings of now. The file's {others} games of other code, or of a level "
             "with other settings in that game (older bots, or before games carried a fingerprint), are kept but "
             "not counted.",
             "",

@@ -306,6 +306,9 @@ def test_the_report_names_the_machines_the_games_were_played_on(tmp_path):
         "(4.5 core-hours, two games at a time; 1.5 on Xeon, 2 cores, CPython 3.11.7; "
         "1.0 on EPYC, 2 cores, CPython 3.11.7; 2.0 on machines the records do not name (played before they did))"
     ) in doc.read_text()
+    # Before any game, no machine is named.
+    bots_report.write([c], [], "abc", doc=doc, strength=tmp_path / "strength.json")
+    assert "(0.0 core-hours, two games at a time)" in doc.read_text()
 
 
 def test_a_game_records_the_machine_it_was_played_on():
