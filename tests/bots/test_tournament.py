@@ -311,6 +311,20 @@ def test_the_report_names_the_machines_the_games_were_played_on(tmp_path):
     assert "(0.0 core-hours, two games at a time)" in doc.read_text()
 
 
+def test_the_report_says_how_loaded_the_machine_was_when_hard_thought_longest(tmp_path):
+    c = claim("hard-vs-medium")
+    calm = {**record(c, 0, True, seconds=100.0), "cpu_seconds": 95.0, "load": 2.0}
+    calm["think"] = {"mcts-hard": {"decisions": 10, "total": 5.0, "max": 1.2, "iterations": 0, "time_bound": 0}}
+    busy = {**record(c, 1, True, seconds=100.0), "cpu_seconds": 30.0, "load": 9.0}
+    busy["think"] = {"mcts-hard": {"decisions": 10, "total": 5.0, "max": 2.3, "iterations": 0, "time_bound": 0}}
+    doc = tmp_path / "BOTS.md"
+    bots_report.write([c], [calm, busy], "abc", doc=doc, strength=tmp_path / "strength.json")
+    assert (
+        "MCTS Hard's longest think was 2.30 s against its limit of 2 s, in a game that got 30% of a core "
+        "(load average 9.0)."
+    ) in doc.read_text()
+
+
 def test_a_game_records_the_machine_it_was_played_on():
     r = bots.play_game(("fp", "game-of-god", 2, "greedy", "random", 0))
     info = machine()
