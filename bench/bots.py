@@ -187,13 +187,6 @@ def game_seed(fingerprint: str, slug: str, players: int, tested: str, opponent: 
     return random.Random(key).getrandbits(63)
 
 
-def machine_name() -> str:
-    """What a game was played on, as the report names it (games of one results file are often
-    played on several machines)."""
-    info = machine()
-    return f"{info['cpu']}, {info['cores']} cores, {info['python']}"
-
-
 def play_game(task: tuple) -> dict:
     """One game; ``task`` = (fingerprint, slug, players, tested, opponent, index). In a worker."""
     fingerprint, slug, players, tested, opponent, index = task
@@ -251,7 +244,7 @@ def play_game(task: tuple) -> dict:
         # level whose time cap binds then searched less than it would on an idle machine.
         "cpu_seconds": time.process_time() - cpu_started,
         "load": os.getloadavg()[0],
-        "machine": machine_name(),
+        "machine": machine()["summary"],  # one results file holds games of several machines
         "finished": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "think": think,
     }

@@ -108,6 +108,11 @@ def thinking_table(records: list[dict], fingerprint: str) -> str:
     return "\n".join(lines)
 
 
+def hard_longest(record: dict) -> float:
+    """MCTS Hard's longest think in a game, in seconds (0 when it did not play)."""
+    return record["think"].get("mcts-hard", {}).get("max", 0.0)
+
+
 def machines_played_on(records: list[dict]) -> str:
     """Where the games were played, in core-hours per machine their records name, largest
     first (records before they named their machine are counted apart)."""
@@ -136,8 +141,8 @@ def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: 
     timed = [r for r in ours if "cpu_seconds" in r]
     share = sum(r["cpu_seconds"] for r in timed) / max(sum(r["seconds"] for r in timed), 1e-9)
     load = sum(r["load"] for r in timed) / len(timed) if timed else 0.0
-    slowest = max(ours, key=lambda r: r["think"].get("mcts-hard", {}).get("max", 0.0), default=None)
-    longest = slowest["think"].get("mcts-hard", {}).get("max", 0.0) if slowest else 0.0
+    slowest = max(ours, key=hard_longest, default=None)
+    longest = hard_longest(slowest) if slowest else 0.0
     # Hard's clock is wall time: a think past its limit says how loaded the machine was then.
     when = (
         f", in a game that got {slowest['cpu_seconds'] / slowest['seconds']:.0%} of a core "

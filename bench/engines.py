@@ -256,7 +256,7 @@ def table(results: list[Result]) -> str:
 def section(results: list[Result], notes: list[str], info: dict[str, str], seconds: float) -> str:
     parts = [
         f"Measured on {info['date']} by `python -m bench.engines` (about {seconds:g} s per game): "
-        f"{info['cpu']}, {info['cores']} cores, {info['python']}, one process on one core.",
+        f"{info['summary']}, one process on one core.",
         "",
         "Random playouts, default options: each step calls `legal_actions()` and picks one "
         "action uniformly (at a chance node `chance_outcomes()` and a pick by probability), "
@@ -290,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     if not games:
         parser.error("no such game registered")
     info = machine()
-    print(f"{info['cpu']}, {info['cores']} cores, {info['python']}, {info['date']}")
+    print(f"{info['summary']}, {info['date']}")
     results: list[Result] = []
     notes: list[str] = []
     for game in games:

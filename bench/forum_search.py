@@ -189,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     with connection.cursor() as cursor:
         cursor.execute("SHOW server_version")
         database = "PostgreSQL " + cursor.fetchone()[0].split()[0]
-    print(f"{info['cpu']}, {info['cores']} cores, {info['python']}, {database}; database {name}")
+    print(f"{info['summary']}, {database}; database {name}")
     try:
         words = vocabulary(seed=7)
         started = time.perf_counter()
@@ -225,8 +225,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def report(info, database, posts, words, seeded_s, rows, before) -> str:
     lines = [
-        f"Measured on {info['date']} by `python -m bench.forum_search`: {info['cpu']}, {info['cores']} cores, "
-        f"{info['python']}, {database}.",
+        f"Measured on {info['date']} by `python -m bench.forum_search`: {info['summary']}, "
+        f"{database}.",
         "",
         f"Data: {posts:,} posts of 60 to 240 words ({words:,} distinct words from the rules pages, Zipf-distributed) "
         f"in topics of {POSTS_PER_TOPIC}, written and indexed in {seeded_s:.0f} s (the search vectors are filled "

@@ -1265,8 +1265,8 @@ def targets(results: list[dict], summary: dict, plan: Plan) -> list[dict]:
 def report(info: dict, versions: dict, plan: Plan, seeded: Seeded, summary: dict, goals: list[dict], extra) -> str:
     workers_list = sorted(plan.per_workers)
     lines = [
-        f"Measured on {info['date']} by `python -m bench.live`: {info['cpu']}, {info['cores']} cores, "
-        f"{info['python']}, PostgreSQL {versions['postgresql']}, Redis {versions['redis']}, uvicorn "
+        f"Measured on {info['date']} by `python -m bench.live`: {info['summary']}, "
+        f"PostgreSQL {versions['postgresql']}, Redis {versions['redis']}, uvicorn "
         f"{versions['uvicorn']} (uvloop, httptools), channels {versions['channels']}, channels-redis "
         f"{versions['channels_redis']} with `RedisPubSubChannelLayer`. The clients run in the same machine "
         "(one Python asyncio process, plus one for the crowd of spectators), sharing its cores with the servers; "
@@ -1438,7 +1438,7 @@ def main(argv: list[str] | None = None) -> int:
     info = machine()
     versions = versions_of()
     print(
-        f"{info['cpu']}, {info['cores']} cores, {info['python']}, PostgreSQL {versions['postgresql']}, "
+        f"{info['summary']}, PostgreSQL {versions['postgresql']}, "
         f"Redis {versions['redis']}",
         flush=True,
     )

@@ -89,8 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         seconds = time.perf_counter() - start
         rows.append((f"Round robin, {n} entrants, tables of {k} ({len(schedule)} rounds)", seconds, seconds))
     lines = [
-        f"Measured on {info['date']} by `python -m bench.pairing`: {info['cpu']}, {info['cores']} cores, "
-        f"{info['python']}, one process; load average {load:.1f} when it started "
+        f"Measured on {info['date']} by `python -m bench.pairing`: {info['summary']}, "
+        f"one process; load average {load:.1f} when it started "
         f"(other work shares the machine). Target: every pairing under {TARGET_S:.0f} s.",
         "",
         "| Pairing | Slowest round s | Mean round s | Target |",

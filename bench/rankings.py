@@ -232,8 +232,8 @@ def measure_incremental(count: int, seed: int = 7) -> float:
 
 def report(info, database, players, matches, seconds, recompute_s, rated, timings, incremental_ms) -> str:
     lines = [
-        f"Measured on {info['date']} by `python -m bench.rankings`: {info['cpu']}, {info['cores']} cores, "
-        f"{info['python']}, {database}, Celery not involved (the services are called directly).",
+        f"Measured on {info['date']} by `python -m bench.rankings`: {info['summary']}, "
+        f"{database}, Celery not involved (the services are called directly).",
         "",
         f"Data: {players:,} players, every one rated in {GAME}, and {matches:,} finished rated matches of 2 to 4 "
         f"players (built in {seconds['populate']:.0f} s). Page times are server times through Django's test "
@@ -277,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         with connection.cursor() as cursor:
             cursor.execute("SHOW server_version")
             database += " " + cursor.fetchone()[0].split()[0]
-    print(f"{info['cpu']}, {info['cores']} cores, {info['python']}, {database}")
+    print(f"{info['summary']}, {database}")
     seconds = {}
     started = time.perf_counter()
     old_name, name = create_database()

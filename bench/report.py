@@ -21,10 +21,13 @@ def machine() -> dict[str, str]:
                 break
     except OSError:
         pass
+    cores = str(os.cpu_count() or "?")
+    python = f"{platform.python_implementation()} {platform.python_version()}"
     return {
         "cpu": cpu,
-        "cores": str(os.cpu_count() or "?"),
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "cores": cores,
+        "python": python,
+        "summary": f"{cpu}, {cores} cores, {python}",  # how a benchmark names the machine it ran on
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d"),
     }
 

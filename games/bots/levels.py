@@ -59,7 +59,7 @@ LEVEL_SETTINGS = {
         slug: {
             "iterations": n,
             **(PRIOR if level != "mcts-easy" and slug in PRIOR_GAMES else {}),
-            **({"potential": POTENTIAL_LEVELS[level][slug]} if slug in POTENTIAL_LEVELS.get(level, {}) else {}),
+            **({"potential": limit} if (limit := POTENTIAL_LEVELS.get(level, {}).get(slug)) else {}),
         }
         for slug, n in budgets.items()
     }

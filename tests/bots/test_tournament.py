@@ -1,5 +1,6 @@
 """The sequential bot tournament (bench/bots.py) and its report (bench/bots_report.py)."""
 
+import fcntl
 import json
 import math
 
@@ -357,8 +358,6 @@ def test_a_game_recorded_twice_counts_once(tmp_path):
 
 
 def test_a_run_or_an_adoption_into_a_results_file_in_use_is_refused_and_changes_nothing(tmp_path, capsys):
-    import fcntl
-
     c = claim("easy-vs-random")
     results = tmp_path / "bots.jsonl"
     results.write_text(json.dumps(record(c, 0, True, fingerprint="a")) + "\n")
