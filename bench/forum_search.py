@@ -225,8 +225,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def report(info, database, posts, words, seeded_s, rows, before) -> str:
     lines = [
-        f"Measured on {info['date']} by `python -m bench.forum_search`: {info['summary']}, "
-        f"{database}.",
+        f"Measured on {info['date']} by `python -m bench.forum_search`: {info['summary']}, {database}.",
         "",
         f"Data: {posts:,} posts of 60 to 240 words ({words:,} distinct words from the rules pages, Zipf-distributed) "
         f"in topics of {POSTS_PER_TOPIC}, written and indexed in {seeded_s:.0f} s (the search vectors are filled "

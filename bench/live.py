@@ -1438,8 +1438,7 @@ def main(argv: list[str] | None = None) -> int:
     info = machine()
     versions = versions_of()
     print(
-        f"{info['summary']}, PostgreSQL {versions['postgresql']}, "
-        f"Redis {versions['redis']}",
+        f"{info['summary']}, PostgreSQL {versions['postgresql']}, Redis {versions['redis']}",
         flush=True,
     )
     logs = Path(tempfile.mkdtemp(prefix="bench-live-"))

@@ -18,7 +18,10 @@ class PostForm(forms.Form):
 class TopicForm(forms.Form):
     title = forms.CharField(label="Title", max_length=Topic.TITLE_MAX)
     body = forms.CharField(
-        label="Message", max_length=Post.BODY_MAX, strip=False, widget=forms.Textarea(attrs={"rows": 12}),
+        label="Message",
+        max_length=Post.BODY_MAX,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 12}),
         help_text=MARKDOWN_HELP,
     )
 
@@ -26,7 +29,10 @@ class TopicForm(forms.Form):
 class PostEditForm(forms.Form):
     title = forms.CharField(label="Title of the topic", max_length=Topic.TITLE_MAX, required=False)
     body = forms.CharField(
-        label="Message", max_length=Post.BODY_MAX, strip=False, widget=forms.Textarea(attrs={"rows": 12}),
+        label="Message",
+        max_length=Post.BODY_MAX,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 12}),
         help_text=MARKDOWN_HELP,
     )
 
@@ -40,7 +46,9 @@ class PostEditForm(forms.Form):
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(
-        label="Reason", max_length=1000, widget=forms.Textarea(attrs={"rows": 3}),
+        label="Reason",
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 3}),
         help_text="Kept in the moderation log and shown to moderators.",
     )
 

@@ -26,9 +26,7 @@ def _attach_last_posts(objects, ids_attr: str = "last_post_id") -> None:
 
 
 def _last_post_subquery(**outer):
-    return Subquery(
-        Post.objects.filter(VISIBLE_POST, **outer).order_by("-created_at", "-id").values("id")[:1]
-    )
+    return Subquery(Post.objects.filter(VISIBLE_POST, **outer).order_by("-created_at", "-id").values("id")[:1])
 
 
 def forum_list():
@@ -175,9 +173,7 @@ def _newest_matches(matching) -> list[int]:
     if len(found) == SEARCH_CANDIDATES:
         return found
     by_date = ExpressionWrapper(F("created_at") + timedelta(0), output_field=DateTimeField())
-    return list(
-        matching.order_by(by_date.desc(), F("id").desc()).values_list("id", flat=True)[:SEARCH_CANDIDATES]
-    )
+    return list(matching.order_by(by_date.desc(), F("id").desc()).values_list("id", flat=True)[:SEARCH_CANDIDATES])
 
 
 def forum_feed_posts(forum, limit: int = FEED_ITEMS):

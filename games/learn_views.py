@@ -56,9 +56,7 @@ def lesson_payload(here: Position) -> dict:
         "seats": [{"index": i, "username": name} for i, name in enumerate(tutorial.names)],
         "seat_names": seat_names(list(tutorial.names), view.get("seat_colours")),
         "view": view,
-        "legal_actions": (
-            [] if here.finished else [{"action": a, "label": label(a)} for a in state.legal_actions()]
-        ),
+        "legal_actions": ([] if here.finished else [{"action": a, "label": label(a)} for a in state.legal_actions()]),
         "progress": here.progress,
         "step": here.step,
         "steps": [s.title for s in steps],

@@ -289,8 +289,7 @@ def recent_finished_of(user, limit: int = 20, *, public_only: bool = False):
     if public_only:
         qs = qs.filter(visibility=Match.Visibility.PUBLIC)
     return (
-        qs
-        .distinct()
+        qs.distinct()
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("place", "index")))
         .order_by("-finished_at")[:limit]
     )

@@ -101,6 +101,14 @@ def rating_chart(
         f"from {round(values[0])} to {round(values[-1])}, highest {round(high)}, lowest {round(low)}."
     )
     return Chart(
-        slug=slug, title=title, desc=desc, points=points, y_ticks=y_ticks, x_ticks=x_ticks,
-        last_x=round(coords[-1][0], 1), last_y=round(coords[-1][1], 1), first_number=first_number, matches=n,
+        slug=slug,
+        title=title,
+        desc=desc,
+        points=points,
+        y_ticks=y_ticks,
+        x_ticks=x_ticks,
+        last_x=round(coords[-1][0], 1),
+        last_y=round(coords[-1][1], 1),
+        first_number=first_number,
+        matches=n,
     )

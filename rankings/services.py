@@ -155,7 +155,12 @@ def ratings_recompute(*, game: str | None = None) -> int:
             for user_id, (before, after, place) in sorted(result.items()):
                 pending.append(
                     RatingChange(
-                        match_id=match_id, user_id=user_id, game=slug, before=before, after=after, place=place,
+                        match_id=match_id,
+                        user_id=user_id,
+                        game=slug,
+                        before=before,
+                        after=after,
+                        place=place,
                         created=created,
                     )
                 )

@@ -112,8 +112,9 @@ def _validate(entrant_ids: Sequence[int], rounds: Sequence[RoundResults]) -> Non
         seen: list[int] = list(byes)
         for table in tables:
             if len(table.players) != len(table.places):
-                raise StandingsError(f"Round {number}: a table has {len(table.players)} players but "
-                                     f"{len(table.places)} places.")
+                raise StandingsError(
+                    f"Round {number}: a table has {len(table.players)} players but {len(table.places)} places."
+                )
             if not set(table.forfeited) <= set(table.players):
                 raise StandingsError(f"Round {number}: a forfeit by someone not at the table.")
             seen.extend(table.players)
@@ -186,16 +187,21 @@ def standings(
     gone = set(withdrawn)
     for position, e in enumerate(order):
         rank = out[-1].rank if out and key(order[position - 1]) == key(e) else position + 1
-        out.append(Standing(
-            entrant=e,
-            rank=rank,
-            points=float(points[e]),
-            tie_breaks=(("Buchholz", float(buchholz[e])), ("Sonneborn-Berger", float(sonneborn[e])),
-                        ("Wins", float(wins[e]))),
-            played=played[e],
-            byes=byes[e],
-            withdrawn=e in gone,
-        ))
+        out.append(
+            Standing(
+                entrant=e,
+                rank=rank,
+                points=float(points[e]),
+                tie_breaks=(
+                    ("Buchholz", float(buchholz[e])),
+                    ("Sonneborn-Berger", float(sonneborn[e])),
+                    ("Wins", float(wins[e])),
+                ),
+                played=played[e],
+                byes=byes[e],
+                withdrawn=e in gone,
+            )
+        )
     return out
 
 

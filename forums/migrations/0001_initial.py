@@ -6,94 +6,194 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0002_random_bot'),
+        ("games", "0002_random_bot"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Forum',
+            name="Forum",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.SlugField(max_length=40, unique=True)),
-                ('name', models.CharField(max_length=100)),
-                ('description', models.CharField(blank=True, max_length=300)),
-                ('game', models.CharField(blank=True, max_length=32)),
-                ('position', models.PositiveSmallIntegerField(default=0)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("slug", models.SlugField(max_length=40, unique=True)),
+                ("name", models.CharField(max_length=100)),
+                ("description", models.CharField(blank=True, max_length=300)),
+                ("game", models.CharField(blank=True, max_length=32)),
+                ("position", models.PositiveSmallIntegerField(default=0)),
             ],
             options={
-                'ordering': ['position', 'name'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('game', ''), _negated=True), fields=('game',), name='one_forum_per_game')],
+                "ordering": ["position", "name"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("game", ""), _negated=True), fields=("game",), name="one_forum_per_game"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Topic',
+            name="Topic",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('title', models.CharField(max_length=150)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('last_activity_at', models.DateTimeField(db_index=True)),
-                ('pinned', models.BooleanField(default=False)),
-                ('locked', models.BooleanField(default=False)),
-                ('hidden_at', models.DateTimeField(blank=True, null=True)),
-                ('hidden_reason', models.TextField(blank=True)),
-                ('author', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='forum_topics', to=settings.AUTH_USER_MODEL)),
-                ('forum', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='topics', to='forums.forum')),
-                ('hidden_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('match', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='forum_topics', to='games.match')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("title", models.CharField(max_length=150)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("last_activity_at", models.DateTimeField(db_index=True)),
+                ("pinned", models.BooleanField(default=False)),
+                ("locked", models.BooleanField(default=False)),
+                ("hidden_at", models.DateTimeField(blank=True, null=True)),
+                ("hidden_reason", models.TextField(blank=True)),
+                (
+                    "author",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="forum_topics",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "forum",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="topics", to="forums.forum"
+                    ),
+                ),
+                (
+                    "hidden_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="forum_topics",
+                        to="games.match",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-pinned', '-last_activity_at', '-id'],
+                "ordering": ["-pinned", "-last_activity_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Post',
+            name="Post",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('body', models.TextField(help_text='Markdown source, as the author typed it.')),
-                ('body_html', models.TextField(editable=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('edited_at', models.DateTimeField(blank=True, null=True)),
-                ('hidden_at', models.DateTimeField(blank=True, null=True)),
-                ('hidden_reason', models.TextField(blank=True)),
-                ('author', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='forum_posts', to=settings.AUTH_USER_MODEL)),
-                ('hidden_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('topic', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='posts', to='forums.topic')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("body", models.TextField(help_text="Markdown source, as the author typed it.")),
+                ("body_html", models.TextField(editable=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("edited_at", models.DateTimeField(blank=True, null=True)),
+                ("hidden_at", models.DateTimeField(blank=True, null=True)),
+                ("hidden_reason", models.TextField(blank=True)),
+                (
+                    "author",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="forum_posts",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "hidden_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "topic",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="posts", to="forums.topic"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created_at', 'id'],
+                "ordering": ["created_at", "id"],
             },
         ),
         migrations.CreateModel(
-            name='ModerationLog',
+            name="ModerationLog",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('action', models.CharField(choices=[('pin', 'Pinned the topic'), ('unpin', 'Unpinned the topic'), ('lock', 'Locked the topic'), ('unlock', 'Unlocked the topic'), ('move', 'Moved the topic'), ('hide_topic', 'Deleted the topic'), ('hide_post', 'Deleted a post')], max_length=16)),
-                ('reason', models.TextField(blank=True)),
-                ('detail', models.CharField(blank=True, max_length=300)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('moderator', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='forum_moderations', to=settings.AUTH_USER_MODEL)),
-                ('post', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='moderation', to='forums.post')),
-                ('topic', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='moderation', to='forums.topic')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[
+                            ("pin", "Pinned the topic"),
+                            ("unpin", "Unpinned the topic"),
+                            ("lock", "Locked the topic"),
+                            ("unlock", "Unlocked the topic"),
+                            ("move", "Moved the topic"),
+                            ("hide_topic", "Deleted the topic"),
+                            ("hide_post", "Deleted a post"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("reason", models.TextField(blank=True)),
+                ("detail", models.CharField(blank=True, max_length=300)),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                (
+                    "moderator",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="forum_moderations",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "post",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="moderation",
+                        to="forums.post",
+                    ),
+                ),
+                (
+                    "topic",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="moderation",
+                        to="forums.topic",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.AddIndex(
-            model_name='topic',
-            index=models.Index(fields=['forum', '-pinned', '-last_activity_at'], name='forums_topi_forum_i_806acc_idx'),
+            model_name="topic",
+            index=models.Index(fields=["forum", "-pinned", "-last_activity_at"], name="forums_topi_forum_i_806acc_idx"),
         ),
         migrations.AddConstraint(
-            model_name='topic',
-            constraint=models.UniqueConstraint(condition=models.Q(('hidden_at__isnull', True), ('match__isnull', False)), fields=('match',), name='one_visible_topic_per_match'),
+            model_name="topic",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("hidden_at__isnull", True), ("match__isnull", False)),
+                fields=("match",),
+                name="one_visible_topic_per_match",
+            ),
         ),
         migrations.AddIndex(
-            model_name='post',
-            index=models.Index(fields=['topic', 'created_at'], name='forums_post_topic_i_3a7b1f_idx'),
+            model_name="post",
+            index=models.Index(fields=["topic", "created_at"], name="forums_post_topic_i_3a7b1f_idx"),
         ),
     ]

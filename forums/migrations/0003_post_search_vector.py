@@ -21,8 +21,9 @@ CREATE = [
     f"""
 CREATE FUNCTION forums_post_search_vector() RETURNS trigger AS $$
 BEGIN
-    NEW.search_vector := {VECTOR.format(title="(SELECT title FROM forums_topic WHERE id = NEW.topic_id)",
-                                         body="NEW.body")};
+    NEW.search_vector := {
+        VECTOR.format(title="(SELECT title FROM forums_topic WHERE id = NEW.topic_id)", body="NEW.body")
+    };
     RETURN NEW;
 END
 $$ LANGUAGE plpgsql""",

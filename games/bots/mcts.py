@@ -324,8 +324,10 @@ class MCTSBot(Bot):
     @staticmethod
     def _ranked(root: _Node) -> list[tuple[int, float, str]]:
         return sorted(
-            ((child.visits, child.total / child.visits if child.visits else 0.0, action)
-             for (_seat, action), child in root.children.items()),
+            (
+                (child.visits, child.total / child.visits if child.visits else 0.0, action)
+                for (_seat, action), child in root.children.items()
+            ),
             key=lambda item: (item[0], item[1]),
             reverse=True,
         )

@@ -121,11 +121,13 @@ def _god_tables(layout) -> tuple[list[list[float]], list[list[tuple]]]:
             col, row = sq % size, sq // size
             distance = min(abs(col - g % size) + abs(row - g // size) for g in goals)
             shares.append(max(0.0, 1.0 - distance / (size - 1)))
-            entries.append(tuple(
-                (tuple(t for t, _name in ray[:-1]), ray[-1][0])
-                for ray in layout.rays[seat][sq]
-                if layout.goal_owner[ray[-1][0]] not in (-1, seat)
-            ))
+            entries.append(
+                tuple(
+                    (tuple(t for t, _name in ray[:-1]), ray[-1][0])
+                    for ray in layout.rays[seat][sq]
+                    if layout.goal_owner[ray[-1][0]] not in (-1, seat)
+                )
+            )
         progress.append(shares)
         lines.append(entries)
     tables = _GOD_TABLES[layout.num_players] = (progress, lines)

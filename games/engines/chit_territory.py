@@ -82,9 +82,7 @@ RIVER_MASK = _mask(RIVERS)
 NEAR_MOUNTAIN = dilate(MOUNTAIN_MASK)
 NEAR_RIVER = dilate(RIVER_MASK)
 ALLOWED_PLAIN = (FULL,) * 6
-ALLOWED_VARIANT = tuple(
-    NEAR_MOUNTAIN if t == MINE else NEAR_RIVER if t == FARM else FULL for t in STRUCTURES
-)
+ALLOWED_VARIANT = tuple(NEAR_MOUNTAIN if t == MINE else NEAR_RIVER if t == FARM else FULL for t in STRUCTURES)
 
 # Scoring tables (territories 0-based here, 1-based in labels).
 TERRITORY_LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -101,8 +99,10 @@ def _grid_lines() -> tuple[tuple[int, ...], ...]:
         lines.append(tuple(r * SIZE + c for c in range(SIZE)))
     for c in range(SIZE):
         lines.append(tuple(r * SIZE + c for r in range(SIZE)))
-    for dc, starts in ((1, [(0, c) for c in range(SIZE)] + [(r, 0) for r in range(1, SIZE)]),
-                       (-1, [(0, c) for c in range(SIZE)] + [(r, SIZE - 1) for r in range(1, SIZE)])):
+    for dc, starts in (
+        (1, [(0, c) for c in range(SIZE)] + [(r, 0) for r in range(1, SIZE)]),
+        (-1, [(0, c) for c in range(SIZE)] + [(r, SIZE - 1) for r in range(1, SIZE)]),
+    ):
         for r0, c0 in starts:
             line = []
             r, c = r0, c0
@@ -259,7 +259,7 @@ class ChitTerritoryState(State):
                 chits = (given[seat] if given else None) or {}
                 for type_name, count in chits.items():
                     target[seat * NT + TYPES.index(type_name)] = count
-                total[seat] = sum(target[seat * NT:seat * NT + NT])
+                total[seat] = sum(target[seat * NT : seat * NT + NT])
             if cups is not None:
                 contents = [cups[seat].get(t, 0) for t in TYPES]
             else:
@@ -271,7 +271,7 @@ class ChitTerritoryState(State):
                     if used > CHITS_PER_TYPE:
                         raise ValueError(f"Seat {seat} has more than 10 {PLURALS[t]}.")
                     contents.append(CHITS_PER_TYPE - used)
-            state.cups[seat * NT:seat * NT + NT] = contents
+            state.cups[seat * NT : seat * NT + NT] = contents
             state.cup_total[seat] = sum(contents)
         state.first = first
         state.player = player
@@ -493,16 +493,18 @@ class ChitTerritoryState(State):
         players = []
         for s in range(n):
             base = s * NT
-            players.append({
-                "seat": s,
-                "reserve": {TYPES[t]: self.reserve[base + t] for t in range(NT)},
-                "reserve_total": self.reserve_total[s],
-                "cup": {TYPES[t]: self.cups[base + t] for t in range(NT)},
-                "cup_total": self.cup_total[s],
-                "discard": {TYPES[t]: self.discard[base + t] for t in range(NT)},
-                "discard_total": self.discard_total[s],
-                "structures_on_board": self.on_board[s],
-            })
+            players.append(
+                {
+                    "seat": s,
+                    "reserve": {TYPES[t]: self.reserve[base + t] for t in range(NT)},
+                    "reserve_total": self.reserve_total[s],
+                    "cup": {TYPES[t]: self.cups[base + t] for t in range(NT)},
+                    "cup_total": self.cup_total[s],
+                    "discard": {TYPES[t]: self.discard[base + t] for t in range(NT)},
+                    "discard_total": self.discard_total[s],
+                    "structures_on_board": self.on_board[s],
+                }
+            )
         buildable = {}
         if self.phase == BUILD:
             for t in STRUCTURES:
@@ -514,36 +516,38 @@ class ChitTerritoryState(State):
             if action.startswith(("draw:", "first:")):
                 last_chance = action
                 break
-        view.update({
-            "options": {"mountains_rivers": variant},
-            "types": list(TYPES),
-            "board": board,
-            "mountains": list(MOUNTAINS) if variant else [],
-            "rivers": list(RIVERS) if variant else [],
-            "territories": [
-                {
-                    "number": t + 1,
-                    "plots": [PLOT_NAMES[i] for i in TERRITORY_PLOTS[t]],
-                    "counts": counts[t],
-                    "controller": control[t] if control[t] >= 0 else None,
-                }
-                for t in range(9)
-            ],
-            "players": players,
-            "seat_colours": list(SEAT_COLOURS[:n]),
-            "phase": PHASE_NAMES[self.phase],
-            "turn_player": self.player if self.phase != SETUP else None,
-            "draws_left": self.draws_left if self.phase == DRAW else 0,
-            "drawn_this_turn": [TYPES[t] for t in self.drawn],
-            "last_chance": last_chance,
-            "buildable": buildable,
-            "round": self.round,
-            "max_rounds": MAX_ROUNDS,
-            "first_player": self.first if self.first >= 0 else None,
-            "built_this_round": self.built_in_round,
-            "reserve_limit": RESERVE_LIMIT,
-            "score_breakdown": breakdown,
-        })
+        view.update(
+            {
+                "options": {"mountains_rivers": variant},
+                "types": list(TYPES),
+                "board": board,
+                "mountains": list(MOUNTAINS) if variant else [],
+                "rivers": list(RIVERS) if variant else [],
+                "territories": [
+                    {
+                        "number": t + 1,
+                        "plots": [PLOT_NAMES[i] for i in TERRITORY_PLOTS[t]],
+                        "counts": counts[t],
+                        "controller": control[t] if control[t] >= 0 else None,
+                    }
+                    for t in range(9)
+                ],
+                "players": players,
+                "seat_colours": list(SEAT_COLOURS[:n]),
+                "phase": PHASE_NAMES[self.phase],
+                "turn_player": self.player if self.phase != SETUP else None,
+                "draws_left": self.draws_left if self.phase == DRAW else 0,
+                "drawn_this_turn": [TYPES[t] for t in self.drawn],
+                "last_chance": last_chance,
+                "buildable": buildable,
+                "round": self.round,
+                "max_rounds": MAX_ROUNDS,
+                "first_player": self.first if self.first >= 0 else None,
+                "built_this_round": self.built_in_round,
+                "reserve_limit": RESERVE_LIMIT,
+                "score_breakdown": breakdown,
+            }
+        )
         return view
 
     # ------------------------------------------------------------------ internals

@@ -70,10 +70,7 @@ CARDS = (
     (
         "F",
         "Second chance",
-        (
-            "The first repeated number after the free rolls is ignored (no bust, nothing placed); "
-            "a second repeat busts."
-        ),
+        ("The first repeated number after the free rolls is ignored (no bust, nothing placed); a second repeat busts."),
     ),
     ("G", "Lucky seven", "A rolled 7 may be placed on any free space."),
     (
@@ -84,10 +81,7 @@ CARDS = (
     (
         "I",
         "Reversal",
-        (
-            "This round is played counter-clockwise, starting with the player who would otherwise "
-            "play last."
-        ),
+        ("This round is played counter-clockwise, starting with the player who would otherwise play last."),
     ),
     ("J", "Insurance", "A bust removes only the markers placed after the free rolls."),
 )
@@ -156,13 +150,7 @@ _PROMPTS = {
 
 def _neighbours_mask(mask: int) -> int:
     """The spaces that touch ``mask`` along a side (itself included)."""
-    return (
-        mask
-        | ((mask << 1) & ~_COLUMN_A)
-        | ((mask >> 1) & ~_COLUMN_F)
-        | ((mask << SIZE) & _FULL)
-        | (mask >> SIZE)
-    )
+    return mask | ((mask << 1) & ~_COLUMN_A) | ((mask >> 1) & ~_COLUMN_F) | ((mask << SIZE) & _FULL) | (mask >> SIZE)
 
 
 def _mask_value(mask: int) -> int:
@@ -211,6 +199,7 @@ def card_view(card: int) -> dict:
 
 # The pieces' colours on the page, by seat (each also has its own letter and shape there).
 SEAT_COLOURS = ("blue", "red", "green", "pink", "orange", "sky")
+
 
 class DiceTerritoryState(State):
     __slots__ = (
@@ -579,16 +568,12 @@ class DiceTerritoryState(State):
                 "seat_colours": list(SEAT_COLOURS[: self.num_players]),
                 "board": board,
                 "turn": self.seat if self.seat >= 0 else None,
-                "rolls": [
-                    {"dice": [a, b], "number": a + b, "result": result} for a, b, result in self.roll_log
-                ],
+                "rolls": [{"dice": [a, b], "number": a + b, "result": result} for a, b, result in self.roll_log],
                 "free_rolls": self.free_rolls,
                 "free_rolls_left": max(0, self.free_rolls - self.rolls) if self.seat >= 0 else 0,
                 "placing": placing,
                 "card": card,
-                "cards_played": [
-                    dict(card_view(c), round=r) for r, c in enumerate(self.played, start=2)
-                ],
+                "cards_played": [dict(card_view(c), round=r) for r, c in enumerate(self.played, start=2)],
                 "round": self.round,
                 "rounds": self.rounds,
                 "first_player": self.first if self.first >= 0 else None,

@@ -61,12 +61,7 @@ RAYS = [[_ray(sq, d) for d in range(4)] for sq in range(SQUARES)]
 NEIGHBOURS = [[ray[0] for ray in RAYS[sq] if ray] for sq in range(SQUARES)]
 MOVE_NAMES = [[f"move:{SQUARE_NAMES[f]}-{SQUARE_NAMES[t]}" for t in range(SQUARES)] for f in range(SQUARES)]
 # "move:b1-b5" -> (from, to, direction, distance) for every orthogonal pair of squares.
-MOVES = {
-    MOVE_NAMES[f][t]: (f, t, d, k + 1)
-    for f in range(SQUARES)
-    for d in range(4)
-    for k, t in enumerate(RAYS[f][d])
-}
+MOVES = {MOVE_NAMES[f][t]: (f, t, d, k + 1) for f in range(SQUARES) for d in range(4) for k, t in enumerate(RAYS[f][d])}
 DICE_ACTIONS = [f"dice:{a},{b}" for a in range(1, 7) for b in range(1, 7)]
 DICE_VALUES = {f"dice:{a},{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
 DICE_OUTCOMES = [(action, 1 / 36) for action in DICE_ACTIONS]

@@ -160,9 +160,7 @@ S_LIFT = tuple(f"lift:{name}" for name in FIELD_NAMES)
 S_PURGE = tuple(f"purge:{name}" for name in FIELD_NAMES)
 # Every legal deal, by number of players and Main Player (who may not keep card 4).
 DEALS = {
-    (n, main): tuple(
-        "deal:" + ",".join(map(str, perm)) for perm in permutations(cards) if perm[main] != 4
-    )
+    (n, main): tuple("deal:" + ",".join(map(str, perm)) for perm in permutations(cards) if perm[main] != 4)
     for n, cards in CARDS.items()
     for main in range(n)
 }
@@ -170,9 +168,7 @@ DEALS = {
 
 def chips_text(counts) -> str:
     """Chip counts per colour (blue..purple) as an offer writes them: ``2red+green``."""
-    return "+".join(
-        (COLOURS[c] if n == 1 else f"{n}{COLOURS[c]}") for c, n in enumerate(counts) if n
-    )
+    return "+".join((COLOURS[c] if n == 1 else f"{n}{COLOURS[c]}") for c, n in enumerate(counts) if n)
 
 
 def offer_action(partner: int, give, take) -> str:
@@ -202,7 +198,7 @@ def _parse_chips(text: str) -> tuple[int, ...]:
 
 def parse_offer(action: str) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
     """``offer:S@GIVE>TAKE`` -> (seat S, chips given, chips taken), counts per colour."""
-    body = action[len("offer:"):]
+    body = action[len("offer:") :]
     seat, at, rest = body.partition("@")
     give, gt, take = rest.partition(">")
     if not (at and gt and give and take and seat.isdigit() and len(seat) == 1):
@@ -984,7 +980,7 @@ class GP02AState(State):
             if parent[f] == f and size[f]:
                 totals[board[f]] += GROUP_POINTS[size[f]]
         for b in range(0, NUM_BLOCKS * 4, 4):
-            counts = blocks[b:b + 4]
+            counts = blocks[b : b + 4]
             most = max(counts)
             if most:
                 leaders = [c for c in range(4) if counts[c] == most]
@@ -1174,9 +1170,7 @@ class GP02AGame(Game):
         if kind == K_DRAW:
             return f"Draw a {COLOURS[parsed[1]]} chip"
         if kind == K_DEAL:
-            return "Deal " + ", ".join(
-                f"card {card} to {COLOURS[s].capitalize()}" for s, card in enumerate(parsed[1])
-            )
+            return "Deal " + ", ".join(f"card {card} to {COLOURS[s].capitalize()}" for s, card in enumerate(parsed[1]))
         if kind == K_CHRONO:
             return f"Put a {COLOURS[parsed[1]]} chip on the chronology"
         if kind == K_BLOCK:

@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_live_outages'),
+        ("games", "0004_live_outages"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='match',
-            name='speed',
-            field=models.CharField(choices=[('untimed', 'Untimed practice'), ('live', 'Live'), ('correspondence', 'Correspondence')], default='live', max_length=16),
+            model_name="match",
+            name="speed",
+            field=models.CharField(
+                choices=[("untimed", "Untimed practice"), ("live", "Live"), ("correspondence", "Correspondence")],
+                default="live",
+                max_length=16,
+            ),
         ),
     ]

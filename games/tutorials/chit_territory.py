@@ -80,10 +80,7 @@ TUTORIAL = Tutorial(
                 "draw:palace",
             ),
             hint="Build the castle on e5, in the middle of the board.",
-            done=(
-                "You control the centre territory (more structures there than anyone): 5 points. "
-                "9 + 5 = 14."
-            ),
+            done=("You control the centre territory (more structures there than anyone): 5 points. 9 + 5 = 14."),
             expect={"scores": [14, 12]},
         ),
         Step(

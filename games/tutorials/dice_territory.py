@@ -23,10 +23,7 @@ TUTORIAL = Tutorial(
         ),
         Step(
             title="Claim a space",
-            prompt=(
-                "You rolled 1 + 2 = 3. Two spaces are marked 3: b1 and a2, worth 9 points each. "
-                "Claim b1."
-            ),
+            prompt=("You rolled 1 + 2 = 3. Two spaces are marked 3: b1 and a2, worth 9 points each. Claim b1."),
             play=("claim:b1",),
             hint="Put your marker on b1, one of the two spaces marked 3.",
             done="A white marker stands on b1. It becomes your piece when your turn ends well.",
@@ -43,10 +40,7 @@ TUTORIAL = Tutorial(
         ),
         Step(
             title="A free roll never busts",
-            prompt=(
-                "Roll your third free roll. A number you already rolled is safe on a free roll: "
-                "claim its space."
-            ),
+            prompt=("Roll your third free roll. A number you already rolled is safe on a free roll: claim its space."),
             play=("roll", "dice:2,1", "claim:a2"),
             hint="Roll, then claim the other space marked 3, a2.",
             done="3 again, and nothing lost: a free roll never busts.",

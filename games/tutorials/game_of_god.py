@@ -34,9 +34,7 @@ TUTORIAL = Tutorial(
             ),
             play=("move:e1-e4", "move:f8-f4", "pass"),
             hint="Move the top piece of e1 to e4.",
-            done=(
-                "South moved next to your piece and could have challenged it, but let it be."
-            ),
+            done=("South moved next to your piece and could have challenged it, but let it be."),
         ),
         Step(
             title="Challenge",

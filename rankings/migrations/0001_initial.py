@@ -7,47 +7,63 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0002_random_bot'),
+        ("games", "0002_random_bot"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Rating',
+            name="Rating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(max_length=32)),
-                ('rating', models.FloatField(default=1500.0)),
-                ('rated_games', models.PositiveIntegerField(default=0)),
-                ('wins', models.PositiveIntegerField(default=0, help_text='Rated matches finished in first place.')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("game", models.CharField(max_length=32)),
+                ("rating", models.FloatField(default=1500.0)),
+                ("rated_games", models.PositiveIntegerField(default=0)),
+                ("wins", models.PositiveIntegerField(default=0, help_text="Rated matches finished in first place.")),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="ratings", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', '-rating', 'user_id'],
-                'indexes': [models.Index(fields=['game', '-rating', 'user'], name='rating_ranking_idx')],
-                'constraints': [models.UniqueConstraint(fields=('user', 'game'), name='unique_rating_per_game')],
+                "ordering": ["game", "-rating", "user_id"],
+                "indexes": [models.Index(fields=["game", "-rating", "user"], name="rating_ranking_idx")],
+                "constraints": [models.UniqueConstraint(fields=("user", "game"), name="unique_rating_per_game")],
             },
         ),
         migrations.CreateModel(
-            name='RatingChange',
+            name="RatingChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(max_length=32)),
-                ('before', models.FloatField()),
-                ('after', models.FloatField()),
-                ('place', models.PositiveSmallIntegerField(help_text="The player's final place in the match.")),
-                ('created', models.DateTimeField(default=django.utils.timezone.now)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='games.match')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("game", models.CharField(max_length=32)),
+                ("before", models.FloatField()),
+                ("after", models.FloatField()),
+                ("place", models.PositiveSmallIntegerField(help_text="The player's final place in the match.")),
+                ("created", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="rating_changes", to="games.match"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_changes",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created', 'id'],
-                'indexes': [models.Index(fields=['user', 'game', 'created'], name='rating_history_idx')],
-                'constraints': [models.UniqueConstraint(fields=('match', 'user'), name='unique_rating_change')],
+                "ordering": ["created", "id"],
+                "indexes": [models.Index(fields=["user", "game", "created"], name="rating_history_idx")],
+                "constraints": [models.UniqueConstraint(fields=("match", "user"), name="unique_rating_change")],
             },
         ),
     ]

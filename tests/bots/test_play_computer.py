@@ -33,16 +33,22 @@ def test_bots_finish_a_match_against_the_computer_after_the_person_resigns(clien
     assert all(s.user.is_bot and s.user.bot_name == "mcts-easy" for s in seats[1:])
     assert not match.rated
 
-    wait_for(lambda: Match.objects.get(pk=match.pk).to_move == 0 or Match.objects.get(pk=match.pk).is_over,
-             timeout=60, message="alice's turn")
+    wait_for(
+        lambda: Match.objects.get(pk=match.pk).to_move == 0 or Match.objects.get(pk=match.pk).is_over,
+        timeout=60,
+        message="alice's turn",
+    )
     response = client.post(reverse("match-resign", args=[match.pk]))
     assert response.status_code == 302
 
-    wait_for(lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED, timeout=120,
-             message="the bots to finish the match")
+    wait_for(
+        lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED,
+        timeout=120,
+        message="the bots to finish the match",
+    )
     match = Match.objects.get(pk=match.pk)
     places = {s.index: s for s in match.seats.all()}
     assert places[0].resigned and places[0].place == num_players  # the person who left is last
-    assert sorted(s.place for i, s in places.items() if i) [0] == 1
+    assert sorted(s.place for i, s in places.items() if i)[0] == 1
     assert match.moves.filter(seat=0).count() > 0  # the seat played on after the resignation
     assert match.moves.filter(seat__in=range(1, num_players)).count() > 10

@@ -13,11 +13,11 @@ from games.engines.gp02a import GP02AState
 
 # A random game of Territories one trunk before its end: e1-f1 closes the last fence and wins.
 TERRITORIES_BEFORE_THE_LAST_FENCE = (
-        "first:0 farm:g5 farm:e5 farm:f2 farm:b2 farm:d2 farm:h2 farm:c5 farm:a5 trunk:c6-d6 trunk:c5-c6 "
-        "trunk:b5-c5 trunk:b4-c4 trunk:b3-b4 trunk:a4-b4 trunk:a4-a5 trunk:a3-b3 trunk:a2-b2 trunk:b1-b2 "
-        "trunk:b2-c2 trunk:b3-c3 trunk:c3-c4 trunk:c3-d3 trunk:d2-d3 trunk:d3-e3 trunk:e3-e4 trunk:e4-f4 "
-        "trunk:f4-f5 trunk:f4-g4 trunk:f3-g3 trunk:g2-g3 trunk:h2-h3 trunk:d4-e4 trunk:d4-d5 trunk:c5-d5 "
-        "trunk:g4-g5 trunk:g5-h5 trunk:g5-g6 trunk:f5-g5 trunk:e2-e3 trunk:e2-f2"
+    "first:0 farm:g5 farm:e5 farm:f2 farm:b2 farm:d2 farm:h2 farm:c5 farm:a5 trunk:c6-d6 trunk:c5-c6 "
+    "trunk:b5-c5 trunk:b4-c4 trunk:b3-b4 trunk:a4-b4 trunk:a4-a5 trunk:a3-b3 trunk:a2-b2 trunk:b1-b2 "
+    "trunk:b2-c2 trunk:b3-c3 trunk:c3-c4 trunk:c3-d3 trunk:d2-d3 trunk:d3-e3 trunk:e3-e4 trunk:e4-f4 "
+    "trunk:f4-f5 trunk:f4-g4 trunk:f3-g3 trunk:g2-g3 trunk:h2-h3 trunk:d4-e4 trunk:d4-d5 trunk:c5-d5 "
+    "trunk:g4-g5 trunk:g5-h5 trunk:g5-g6 trunk:f5-g5 trunk:e2-e3 trunk:e2-f2"
 )
 
 

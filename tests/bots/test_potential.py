@@ -28,7 +28,7 @@ def centre(lead: int, rival: int = 0) -> ChitTerritoryState:
     and nothing else on the board."""
     plots = ["d4", "e4", "f4", "d5", "e5", "f5", "d6", "e6", "f6"]
     board = {plot: (STRUCTURE_TYPES[i % 6], 0) for i, plot in enumerate(plots[:lead])}
-    board.update({plot: (STRUCTURE_TYPES[i % 6], 1) for i, plot in enumerate(plots[lead:lead + rival])})
+    board.update({plot: (STRUCTURE_TYPES[i % 6], 1) for i, plot in enumerate(plots[lead : lead + rival])})
     return ChitTerritoryState.from_position(2, board=board)
 
 

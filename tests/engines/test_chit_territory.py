@@ -77,8 +77,9 @@ def test_a_turn_starts_with_two_draws_from_the_players_own_cup_into_the_public_r
     state = GAME.new_state(2)
     state.apply("first:1")
     assert state.current_player() == CHANCE
-    assert dict(state.chance_outcomes()) == {f"draw:{t}": 10 / 70 for t in
-                                             ("temple", "castle", "town", "farm", "mine", "palace", "army")}
+    assert dict(state.chance_outcomes()) == {
+        f"draw:{t}": 10 / 70 for t in ("temple", "castle", "town", "farm", "mine", "palace", "army")
+    }
     state.apply("draw:temple")
     assert state.current_player() == CHANCE
     assert dict(state.chance_outcomes())["draw:temple"] == 9 / 69
@@ -150,8 +151,9 @@ def test_war_removes_an_enemy_structure_to_its_owners_discard_pile_and_costs_the
 
 
 def test_war_may_not_target_an_empty_plot_or_ones_own_structure():
-    state = position(2, board={"e5": ("palace", 1), "a1": ("town", 0)},
-                     reserves=[{"army": 1, "farm": 1}, {}], step="war")
+    state = position(
+        2, board={"e5": ("palace", 1), "a1": ("town", 0)}, reserves=[{"army": 1, "farm": 1}, {}], step="war"
+    )
     for action in ("war:a1", "war:b2"):
         with pytest.raises(IllegalAction):
             state.apply(action)
@@ -216,8 +218,7 @@ def test_build_is_skipped_when_every_empty_plot_is_forbidden():
         if name not in ("a1", "b1"):
             board[name] = ("town", 1)
     board["a2"] = ("castle", 1)
-    state = position(2, board=board, reserves=[{"castle": 1}, {}], cups=[{"town": 5}, {"town": 5}],
-                     step="build")
+    state = position(2, board=board, reserves=[{"castle": 1}, {}], cups=[{"town": 5}, {"town": 5}], step="build")
     assert state.view(None)["turn_player"] == 1
     assert state.current_player() == CHANCE
 
@@ -264,8 +265,9 @@ def test_towns_farms_and_mines_have_no_neighbour_restriction(kind):
 
 
 def test_the_restriction_holds_against_every_opponent_in_a_four_player_game():
-    state = position(4, board={"a1": ("temple", 1), "i9": ("temple", 3)},
-                     reserves=[{"temple": 1}, {}, {}, {}], step="build")
+    state = position(
+        4, board={"a1": ("temple", 1), "i9": ("temple", 3)}, reserves=[{"temple": 1}, {}, {}, {}], step="build"
+    )
     legal = state.legal_actions()
     assert "build:temple@b2" not in legal and "build:temple@h8" not in legal
     assert "build:temple@e5" in legal
@@ -299,8 +301,7 @@ def test_no_discard_with_four_chits_or_fewer():
 
 
 def test_play_goes_clockwise_and_a_round_ends_with_the_player_before_the_first():
-    state = position(3, reserves=[{}, {}, {"town": 1}], player=2, first=1, step="build",
-                     built_in_round=True)
+    state = position(3, reserves=[{}, {}, {"town": 1}], player=2, first=1, step="build", built_in_round=True)
     state.apply("build:town@a1")
     assert state.view(None)["turn_player"] == 0
     assert state.view(None)["round"] == 1
@@ -317,8 +318,9 @@ def test_play_goes_clockwise_and_a_round_ends_with_the_player_before_the_first()
 def test_the_game_ends_as_soon_as_the_81st_plot_is_built():
     board = {"abcdefghi"[i % 9] + str(i // 9 + 1): ("town", 1) for i in range(81)}
     del board["e5"]
-    state = position(2, board=board, reserves=[{"town": 4, "army": 2}, {}],
-                     cups=[{"town": 5}, {"town": 5}], step="build")
+    state = position(
+        2, board=board, reserves=[{"town": 4, "army": 2}, {}], cups=[{"town": 5}, {"town": 5}], step="build"
+    )
     state.apply("build:town@e5")
     assert state.is_terminal()
     assert state.current_player() == TERMINAL
@@ -362,10 +364,17 @@ def test_the_game_ends_after_sixty_rounds():
 
 
 def test_worked_example_scores_20_and_3():
-    state = position(2, board={
-        "a1": ("temple", 0), "b1": ("temple", 0), "c1": ("temple", 0),
-        "a2": ("farm", 0), "b2": ("castle", 0), "i9": ("mine", 1),
-    })
+    state = position(
+        2,
+        board={
+            "a1": ("temple", 0),
+            "b1": ("temple", 0),
+            "c1": ("temple", 0),
+            "a2": ("farm", 0),
+            "b2": ("castle", 0),
+            "i9": ("mine", 1),
+        },
+    )
     assert state.scores() == [20, 3]
     assert breakdown(state, 0) == [
         ("Territory 1: 5 structures", 5),
@@ -407,8 +416,9 @@ def test_control_needs_strictly_more_structures_than_each_other_player():
 TERRITORY_CENTRES = ["b2", "e2", "h2", "b5", "e5", "h5", "b8", "e8", "h8"]
 
 
-@pytest.mark.parametrize("line", [(1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 6, 9),
-                                  (1, 5, 9), (3, 5, 7)])
+@pytest.mark.parametrize(
+    "line", [(1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 6, 9), (1, 5, 9), (3, 5, 7)]
+)
 def test_controlling_three_territories_in_a_row_scores_9(line):
     state = position(2, board={TERRITORY_CENTRES[t - 1]: ("town", 0) for t in line})
     lines = [entry for entry in breakdown(state, 0) if entry[0].startswith("Territories")]
@@ -535,11 +545,19 @@ def test_having_all_six_types_in_a_territory_scores_6():
 
 
 def test_a_tie_on_points_goes_to_more_structures_and_then_is_shared():
-    state = position(3, board={
-        "a1": ("town", 0), "i1": ("town", 0),  # most towns
-        "a9": ("farm", 1), "i9": ("farm", 1), "a6": ("palace", 1),  # most farms
-        "a5": ("mine", 2), "i5": ("mine", 2), "e1": ("palace", 2),  # most mines
-    })
+    state = position(
+        3,
+        board={
+            "a1": ("town", 0),
+            "i1": ("town", 0),  # most towns
+            "a9": ("farm", 1),
+            "i9": ("farm", 1),
+            "a6": ("palace", 1),  # most farms
+            "a5": ("mine", 2),
+            "i5": ("mine", 2),
+            "e1": ("palace", 2),  # most mines
+        },
+    )
     assert state.scores() == [3, 3, 3]
     assert state.ranking() == [3, 1, 1]
 
@@ -659,8 +677,15 @@ def test_the_view_shows_the_whole_public_position():
     assert view["board"][40] == {"plot": "e5", "territory": 5, "structure": "palace", "owner": 1}
     assert view["board"][0]["territory"] == 1 and view["board"][80]["territory"] == 9
     assert view["players"][0]["reserve"]["army"] == 1
-    assert view["players"][0]["discard"] == {"temple": 0, "castle": 0, "town": 0, "farm": 2,
-                                             "mine": 0, "palace": 0, "army": 0}
+    assert view["players"][0]["discard"] == {
+        "temple": 0,
+        "castle": 0,
+        "town": 0,
+        "farm": 2,
+        "mine": 0,
+        "palace": 0,
+        "army": 0,
+    }
     assert view["players"][1]["cup"]["palace"] == 9
     assert view["phase"] == "war" and view["current_player"] == 0
     assert view["territories"][4]["controller"] == 1 and view["territories"][4]["counts"] == [0, 1]
@@ -668,8 +693,7 @@ def test_the_view_shows_the_whole_public_position():
 
 
 def test_the_view_lists_where_each_structure_may_be_built():
-    state = position(2, board={"a1": ("castle", 1)}, reserves=[{"castle": 1, "army": 1}, {}],
-                     step="build")
+    state = position(2, board={"a1": ("castle", 1)}, reserves=[{"castle": 1, "army": 1}, {}], step="build")
     buildable = state.view(None)["buildable"]
     assert list(buildable) == ["castle"]
     assert "a2" not in buildable["castle"] and "c1" in buildable["castle"]

@@ -127,9 +127,7 @@ def test_an_empty_block_scores_nothing():
 
 def test_ranking_breaks_ties_by_chronology_then_by_fewer_territory_chips():
     # blue 3 (chronology 3); red 3 (block 1, one chip); green 3 (block 2, two chips); yellow 0.
-    state = GP02AState.position(
-        4, territory={"a1": "red", "e1": "green", "g1": "green"}, chronology={"blue": 3}
-    )
+    state = GP02AState.position(4, territory={"a1": "red", "e1": "green", "g1": "green"}, chronology={"blue": 3})
     assert state.scores() == [3, 3, 3, 0]
     assert state.ranking() == [1, 2, 3, 4]
 
@@ -371,9 +369,7 @@ def full_board(free=(), blue=()):
 
 def test_a_lift_is_refused_when_no_block_could_then_take_the_lifted_chips():
     territory = full_board(free=("l5", "l6"), blue=("a1", "a3", "e1"))
-    state = GP02AState.position(
-        4, territory=territory, main=3, bag={"blue": 5, "red": 15, "green": 5, "yellow": 5}
-    )
+    state = GP02AState.position(4, territory=territory, main=3, bag={"blue": 5, "red": 15, "green": 5, "yellow": 5})
     start_turns(state, 3, ["red"] * 12, "deal:2,4,1,3")
     play(state, "chrono:red", "block:6", "put:red@l5", "put:red@l6")  # green, card 1: board full
     play(state, "chrono:red")  # blue, card 2, 2 chips: no block has room, but it can move
@@ -391,9 +387,7 @@ def test_movement_is_refused_when_no_block_could_take_the_chips_it_would_lift():
     # Blue has two own chips on white fields, enough to lift, but in two different blocks:
     # lifted, they leave one free field in each, and no block has room for both.
     territory = full_board(free=("l5", "l6"), blue=("a1", "e1"))
-    state = GP02AState.position(
-        4, territory=territory, main=3, bag={"blue": 5, "red": 15, "green": 5, "yellow": 5}
-    )
+    state = GP02AState.position(4, territory=territory, main=3, bag={"blue": 5, "red": 15, "green": 5, "yellow": 5})
     start_turns(state, 3, ["red"] * 12, "deal:2,4,1,3")
     play(state, "chrono:red", "block:6", "put:red@l5", "put:red@l6")  # green, card 1: board full
     play(state, "chrono:red")  # blue, card 2, 2 chips
@@ -725,7 +719,11 @@ def test_a_declined_offer_changes_no_hand_and_the_main_player_deals_on():
     assert hands(state) == before
     assert state.current_player() == 0
     assert state.view(None)["negotiation"]["last"] == {
-        "main": 0, "partner": 2, "give": {"red": 1}, "take": {"yellow": 1}, "accepted": False,
+        "main": 0,
+        "partner": 2,
+        "give": {"red": 1},
+        "take": {"yellow": 1},
+        "accepted": False,
     }
     assert state.view(None)["negotiation"]["offers_left"] == 2
     assert "deal:1,2,3,4" in state.legal_actions()

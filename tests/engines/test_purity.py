@@ -6,8 +6,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PURE = [*sorted((ROOT / "games" / "engines").glob("*.py")), *sorted((ROOT / "games" / "bots").glob("*.py")),
-        *sorted((ROOT / "games" / "tutorials").glob("*.py")), ROOT / "rankings" / "rating.py"]
+PURE = [
+    *sorted((ROOT / "games" / "engines").glob("*.py")),
+    *sorted((ROOT / "games" / "bots").glob("*.py")),
+    *sorted((ROOT / "games" / "tutorials").glob("*.py")),
+    ROOT / "rankings" / "rating.py",
+]
 PROJECT_PACKAGES = {"django", "rest_framework", "channels", "celery", "accounts", "portal", "forums", "rankings"}
 
 

@@ -51,8 +51,9 @@ def test_forum_index_lists_every_forum_with_its_counts_and_last_post(client, ali
     topic = topic_of(alice, title="Welcome, everyone")
     services.post_create(topic_id=topic.pk, user=bob, body="Hello from bob")
     hidden = topic_of(alice, title="Spam topic")
-    services.topic_hide(topic_id=hidden.pk, moderator=type(alice).objects.create(username="m", is_staff=True),
-                        reason="spam")
+    services.topic_hide(
+        topic_id=hidden.pk, moderator=type(alice).objects.create(username="m", is_staff=True), reason="spam"
+    )
 
     body = client.get("/forum/").content.decode()
     for forum in Forum.objects.all():

@@ -128,7 +128,11 @@ def test_other_users_may_not_moderate_and_nothing_changes(client, alice, bob, ge
     topic.refresh_from_db()
     post.refresh_from_db()
     assert (topic.pinned, topic.locked, topic.forum, topic.is_hidden, post.is_hidden) == (
-        False, False, general, False, False
+        False,
+        False,
+        general,
+        False,
+        False,
     )
     assert not ModerationLog.objects.exists()
     client.logout()

@@ -106,9 +106,7 @@ def test_hidden_posts_stay_out_of_indexed_search(alice, moderator, topic_of):
 def test_a_search_ranks_at_most_the_newest_thousand_matches_and_says_so(client, alice, topic_of, monkeypatch):
     monkeypatch.setattr(selectors, "SEARCH_CANDIDATES", 30)
     topic = topic_of(alice, title="Counting", body="tally 0")
-    Post.objects.bulk_create(
-        [Post(topic=topic, author=alice, body=f"tally {n}", body_html="") for n in range(1, 40)]
-    )
+    Post.objects.bulk_create([Post(topic=topic, author=alice, body=f"tally {n}", body_html="") for n in range(1, 40)])
     results = selectors.post_search("tally")
     assert results.count() == 30
     assert "tally 0" not in set(results.values_list("body", flat=True))  # the oldest fall out

@@ -111,8 +111,14 @@ def test_a_page_showing_an_old_step_is_brought_up_to_date_instead_of_moving(clie
 
 @pytest.mark.parametrize(
     "body",
-    ["not json", "[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]", '{"action": 3, "progress": 0}',
-     '{"action": "farm:b2"}', '{"action": "farm:b2", "progress": true}', "[]"],
+    [
+        "not json",
+        "[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]",
+        '{"action": 3, "progress": 0}',
+        '{"action": "farm:b2"}',
+        '{"action": "farm:b2", "progress": true}',
+        "[]",
+    ],
 )
 def test_a_malformed_move_is_refused_with_a_clear_message(client, body):
     response = client.post("/games/territories/learn/move/", body, content_type="application/json")

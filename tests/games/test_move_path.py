@@ -29,9 +29,7 @@ def _mover(match, alice, bob):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_persons_move_costs_at_most_five_queries_begin_and_commit_included(
-    alice, bob, django_assert_max_num_queries
-):
+def test_a_persons_move_costs_at_most_five_queries_begin_and_commit_included(alice, bob, django_assert_max_num_queries):
     match = start_two_player("game-of-god", alice, bob)
     rng = random.Random(3)
     for _ in range(6):
@@ -44,9 +42,7 @@ def test_a_persons_move_costs_at_most_five_queries_begin_and_commit_included(
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(not settings.USING_POSTGRES, reason="SQLite takes the locked path: no one-statement move there")
-def test_on_postgresql_a_persons_move_is_two_statements_a_read_and_one_write(
-    alice, bob, django_assert_max_num_queries
-):
+def test_on_postgresql_a_persons_move_is_two_statements_a_read_and_one_write(alice, bob, django_assert_max_num_queries):
     match = start_two_player("game-of-god", alice, bob)
     rng = random.Random(4)
     for _ in range(6):
@@ -213,7 +209,10 @@ async def test_a_page_that_lost_an_update_gets_the_latest_when_it_syncs(alice, b
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_a_process_that_did_not_make_the_move_keeps_its_state_current_from_the_update(
-    alice, bob, patch_auth, monkeypatch  # noqa: F811
+    alice,
+    bob,
+    patch_auth,
+    monkeypatch,  # noqa: F811
 ):
     match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
     ws, ok, _ = await open_socket(patch_auth, match.pk, AnonymousUser())

@@ -17,8 +17,14 @@ from .helpers import fresh, start_two_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-FORM = {"game": "gp02a", "num_players": 3, "speed": "live", "seconds_per_move": 90, "days_per_move": 3,
-        "visibility": "public"}
+FORM = {
+    "game": "gp02a",
+    "num_players": 3,
+    "speed": "live",
+    "seconds_per_move": 90,
+    "days_per_move": 3,
+    "visibility": "public",
+}
 
 
 def open_matches(user, count):

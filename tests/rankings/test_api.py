@@ -20,8 +20,14 @@ def test_the_ranking_api_pages_fifty_players_with_their_places(client):
     first = client.get(f"/api/games/{GAME}/ranking/").json()
     assert first["count"] == 60 and len(first["results"]) == 50
     assert first["results"][0] == {
-        "place": 1, "username": "player60", "is_bot": False, "rating": 1559.25, "provisional": False,
-        "rated_games": 59, "wins": 1, "url": "/players/player60/",
+        "place": 1,
+        "username": "player60",
+        "is_bot": False,
+        "rating": 1559.25,
+        "provisional": False,
+        "rated_games": 59,
+        "wins": 1,
+        "url": "/players/player60/",
     }
     second = client.get(first["next"]).json()
     assert [r["place"] for r in second["results"]] == list(range(51, 61))
@@ -43,8 +49,14 @@ def test_a_players_ratings_and_history_from_the_api(client):
     # A shared first place counts as a win.
     assert ratings == [
         {
-            "game": GAME, "game_name": "Territory (chits)", "rating": pytest.approx(1517.707536, abs=1e-4),
-            "provisional": True, "place": 1, "players": 2, "rated_games": 2, "wins": 2,
+            "game": GAME,
+            "game_name": "Territory (chits)",
+            "rating": pytest.approx(1517.707536, abs=1e-4),
+            "provisional": True,
+            "place": 1,
+            "players": 2,
+            "rated_games": 2,
+            "wins": 2,
         }
     ]
     history = client.get(f"/api/players/{me.username}/ratings/{GAME}/history/").json()

@@ -47,7 +47,14 @@ def test_the_rating_history_api_does_not_name_an_invite_only_match(client, two_m
 
 def test_no_shared_list_of_finished_matches_names_an_invite_only_match(client, two_matches):
     alice, public, private = two_matches
-    for url in ("/", f"/games/{GAME}/", "/hall-of-fame/", f"/games/{GAME}/ranking/", "/stats/", "/play/",
-                "/api/matches/"):
+    for url in (
+        "/",
+        f"/games/{GAME}/",
+        "/hall-of-fame/",
+        f"/games/{GAME}/ranking/",
+        "/stats/",
+        "/play/",
+        "/api/matches/",
+    ):
         body = client.get(url).content.decode()
         assert f"/matches/{private.pk}/" not in body, url

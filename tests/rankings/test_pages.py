@@ -187,7 +187,7 @@ def test_the_player_page_shows_ratings_places_and_a_history_chart(client):
     # One chart, drawn as SVG with an accessible title and description.
     assert body.count("<svg") == 1
     assert '<svg class="rating-chart"' in body and 'role="img"' in body
-    assert f"<title id=\"chart-{GAME}-title\">Rating history of {me.username} in Territory (chits)</title>" in body
+    assert f'<title id="chart-{GAME}-title">Rating history of {me.username} in Territory (chits)</title>' in body
     assert "Rating after each rated match, matches 1 to 3" in body
     assert f"from 1500 to {round(mine.rating)}" in body
     assert re.search(r'<polyline points="([\d.]+,[\d.]+ ){3}[\d.]+,[\d.]+"', body)  # four points
@@ -248,11 +248,16 @@ def test_the_stats_page_counts_players_matches_moves_and_the_most_active(client)
     assert re.search(r"<dt>Moves made today</dt><dd>5</dd>", body)
     per_game = dict((row[0], row[1]) for row in tables(body)[0].texts())
     assert per_game == {
-        "GP02A Territory": "0", "Territory (dice)": "0", "Territories": "0",
-        "Territory (chits)": "3", "Game of God": "2",
+        "GP02A Territory": "0",
+        "Territory (dice)": "0",
+        "Territories": "0",
+        "Territory (chits)": "3",
+        "Game of God": "2",
     }
     assert re.findall(r'<li><a href="/players/(\w+)/">\w+</a>: (\d+) match', body) == [
-        ("player1", "4"), ("player2", "3"), ("player3", "1"),
+        ("player1", "4"),
+        ("player2", "3"),
+        ("player3", "1"),
     ]
 
 

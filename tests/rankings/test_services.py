@@ -144,8 +144,12 @@ def generated_matches(users, bot, count, rng):
             finished_at = matches[-1].finished_at  # same instant: the id decides
         matches.append(
             finished_match(
-                seated, places, game=rng.choice(["chit-territory", "game-of-god"]),
-                rated=rng.random() > 0.1, finished_at=finished_at, status=status,
+                seated,
+                places,
+                game=rng.choice(["chit-territory", "game-of-god"]),
+                rated=rng.random() > 0.1,
+                finished_at=finished_at,
+                status=status,
             )
         )
     return sorted(matches, key=lambda m: (m.finished_at, m.pk))

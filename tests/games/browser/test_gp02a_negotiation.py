@@ -19,6 +19,7 @@ from .pages import CONNECTED, log_in
 
 pytestmark = pytest.mark.browser
 
+
 def to_the_persons_deal(ann, bob, carol):
     """Seats: ann, bob, carol, a Greedy bot. Everyone but the bot plays random moves through
     the services, and whoever of bob and carol deals gives ann card 4, until ann is the Main

@@ -126,8 +126,16 @@ def tied_finished_match(users):
             break
     now = timezone.now()
     match = Match.objects.create(
-        game=game.slug, num_players=3, options=game.normalise_options({}), rated=False, creator=users[0],
-        status=Match.Status.FINISHED, version=len(moves), started_at=now, finished_at=now, end_reason="game over",
+        game=game.slug,
+        num_players=3,
+        options=game.normalise_options({}),
+        rated=False,
+        creator=users[0],
+        status=Match.Status.FINISHED,
+        version=len(moves),
+        started_at=now,
+        finished_at=now,
+        end_reason="game over",
         snapshot=state.view(None),
     )
     Seat.objects.bulk_create(

@@ -226,6 +226,7 @@ def test_four_goal_areas_are_drawn_and_the_board_fits_a_phone(asgi_server, brows
     page = browser.new_page(viewport={"width": 375, "height": 800})
     log_in(page, asgi_server, person)
     start_against_random(page, asgi_server, 4)
+
     # If the dice make the person a chooser, a square of the goal area is clicked.
     def name_empty(vacant):
         assert sorted(vacant) == [f"vacant:{c}" for c in "bcdefg"], vacant
