@@ -73,8 +73,8 @@ def test_over_the_api_a_flood_gets_429_with_a_reason(match, make_user, clock):
 async def test_over_the_socket_a_spectator_flooding_the_chat_gets_an_error_frame(
     match,
     make_user,
-    patch_auth,
-    clock,  # noqa: F811
+    patch_auth,  # noqa: F811
+    clock,
 ):
     eve = await sync_to_async(make_user)("eve")
     ws, ok, _ = await open_socket(patch_auth, match.pk, eve)

@@ -211,8 +211,8 @@ async def test_a_page_that_lost_an_update_gets_the_latest_when_it_syncs(alice, b
 async def test_a_process_that_did_not_make_the_move_keeps_its_state_current_from_the_update(
     alice,
     bob,
-    patch_auth,
-    monkeypatch,  # noqa: F811
+    patch_auth,  # noqa: F811
+    monkeypatch,
 ):
     match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
     ws, ok, _ = await open_socket(patch_auth, match.pk, AnonymousUser())
