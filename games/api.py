@@ -9,7 +9,7 @@ from rest_framework.response import Response
 
 from portal.api_errors import ErrorSerializer
 
-from . import selectors, services, takebacks
+from . import selectors, services
 from .engines import all_games
 from .models import ChatMessage, Match
 
@@ -24,7 +24,7 @@ HTTP_FOR_CODE = {
     "not_found": status.HTTP_404_NOT_FOUND,
     "too_many_open": status.HTTP_409_CONFLICT,
     "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
-    # Takebacks (games.takebacks): never in a rated match; otherwise the match's state says no.
+    # Takebacks (games.services.takebacks): never in a rated match; otherwise the match's state says no.
     "rated": status.HTTP_403_FORBIDDEN,
     "not_yours": status.HTTP_403_FORBIDDEN,
     "nothing_to_take_back": status.HTTP_409_CONFLICT,
@@ -357,7 +357,7 @@ def match_chat(request, match_id):
             message = services.chat_post(match_id=match.pk, user=request.user, text=serializer.validated_data["text"])
         except services.MatchError as exc:
             return error_response(exc)
-        return Response(services.chat_json(message), status=status.HTTP_201_CREATED)
+        return Response(selectors.chat_json(message), status=status.HTTP_201_CREATED)
     return Response(selectors.match_payload(match, request.user)["chat"])
 
 
@@ -380,7 +380,7 @@ def match_takeback(request, match_id):
     """Ask to take back your last move (casual matches): the snapshot shows the request, or,
     if only bots had to agree, the position without the move."""
     return _takeback(
-        request, match_id, TakebackRequestSerializer, takebacks.takeback_request, "Send the version you see."
+        request, match_id, TakebackRequestSerializer, services.takeback_request, "Send the version you see."
     )
 
 
@@ -393,6 +393,6 @@ def match_takeback_answer(request, match_id):
         request,
         match_id,
         TakebackAnswerSerializer,
-        takebacks.takeback_answer,
+        services.takeback_answer,
         "Send accept (true or false) and the version you see.",
     )

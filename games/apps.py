@@ -5,8 +5,12 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self):
-        from . import lobby
-        from .signals import open_matches_changed
+        from live.reach import live_down
+
+        from . import receivers
+        from .signals import bot_to_move, open_matches_changed
 
         # Open lobby pages refresh their list when it changes.
-        open_matches_changed.connect(lobby.open_matches_changed, dispatch_uid="games.lobby")
+        open_matches_changed.connect(receivers.tell_lobby, dispatch_uid="games.lobby")
+        bot_to_move.connect(receivers.queue_bot, dispatch_uid="games.queue_bot")
+        live_down.connect(receivers.note_outage, dispatch_uid="games.note_outage")

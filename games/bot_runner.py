@@ -11,12 +11,13 @@ and this module is not used.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
-from asgiref.sync import SyncToAsync
+from django.db import close_old_connections
+
+from live import bridge
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,6 @@ class BotRunner:
 
     def submit(self, match_id: int, version: int, run) -> None:
         """Queue ``run(match_id, version)`` behind the match's earlier bot moves."""
-        loop = _server_loop()
         with self._lock:
             self._pending += 1
             queue = self._queues.get(match_id)
@@ -39,14 +39,12 @@ class BotRunner:
                 queue.append(version)
                 return
             self._queues[match_id] = deque([version])
-        self._executor.submit(self._drain, match_id, run, loop)
+        self._executor.submit(self._drain, match_id, run)
 
-    def _drain(self, match_id: int, run, loop) -> None:
-        from django.db import close_old_connections
-
+    def _drain(self, match_id: int, run) -> None:
         # Broadcasts made from this thread go through the server's event loop, where the
-        # sockets and the in-memory channel layer live (see ``send_on_server_loop``).
-        _thread.loop = loop
+        # sockets and the in-memory channel layer live (``live.bridge``).
+        bridge.bind()
         while True:
             with self._lock:
                 queue = self._queues[match_id]
@@ -68,37 +66,6 @@ class BotRunner:
         """Block until no bot move is queued or running (for tests and shutdown)."""
         with self._lock:
             return self._idle.wait_for(lambda: self._pending == 0, timeout=timeout)
-
-
-_thread = threading.local()
-
-
-def send_on_server_loop(coroutine_function, *args, timeout: float = 5.0) -> bool:
-    """Run ``coroutine_function(*args)`` on the server's event loop when called from a bot
-    thread of a running server; False when there is no such loop (the caller sends itself).
-    A loop that stops meanwhile (the server shutting down) costs at most ``timeout``, never
-    a thread stuck for good; the update is then lost, as the layer may lose any, and pages
-    resync."""
-    import asyncio
-
-    loop = getattr(_thread, "loop", None)
-    if loop is None or not loop.is_running():
-        return False
-    future = asyncio.run_coroutine_threadsafe(coroutine_function(*args), loop)
-    try:
-        future.result(timeout=timeout)
-    except Exception:
-        future.cancel()
-        log.warning("a bot move's broadcast did not go out", exc_info=True)
-    return True
-
-
-def _server_loop():
-    """The event loop of the ASGI server, when called from one of its worker threads."""
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    if loop is not None and getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid():
-        return loop
-    return None
 
 
 runner = BotRunner()

@@ -1,10 +1,10 @@
-"""The match socket: a thin layer over games.services and games.selectors.
+"""The match socket: a ``live.sockets.JsonSocket`` over ``games.services`` and ``games.selectors``.
 
 Client -> server frames: {"type": "act", "action": str, "version": int},
 {"type": "snapshot"}, {"type": "sync", "version": int} (a snapshot follows only if that is not
 the latest version), {"type": "chat", "text": str}, {"type": "ping"},
 {"type": "takeback_request", "version": int} and {"type": "takeback_answer", "accept": bool,
-"version": int} (casual matches: ``games.takebacks``).
+"version": int} (casual matches: ``games.services.takebacks``).
 Server -> client: {"type": "snapshot", ...payload}, {"type": "ack", "version": int},
 {"type": "error", "code": str, "message": str}, {"type": "chat", "message": {...}}, {"type": "pong"},
 {"type": "takeback", "version": int, "takeback": {...} | null} (a request asked or answered; once
@@ -16,77 +16,39 @@ own user's and runs no query. Every update is a whole snapshot (less the chat), 
 that missed a message is healed by the next; a client that reconnects, or that asks, gets a
 fresh snapshot from the database. Bad frames get an error and the socket stays open.
 
-Database work runs in a small pool of threads of its own (``DB_THREADS``), not in the one
-thread Channels would otherwise share between every socket of the process, and the channel
-layer is awaited here on the event loop, never from a database thread.
+A write of this socket's user runs in the sockets' database threads with an outbox of the
+socket's own; the socket sends its user's own update at once, then publishes the outbox on
+the event loop (``live.publish``): the channel layer is never awaited from a database thread.
 """
 
 from __future__ import annotations
 
-import json
-import logging
-import time
-from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
 
-from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
+import live
+from live.events import MATCH_UPDATED
+from live.executor import db
+from live.groups import match_group, match_players_group
+from live.sockets import JsonSocket
 
-from portal import json_limits
-
-from . import selectors, services, state_cache, takebacks
-from .groups import MATCH_UPDATED, match_group, match_players_group
+from . import selectors, services, state_cache
 from .models import Match
-
-log = logging.getLogger(__name__)
-
-MAX_FRAME_BYTES = 4096
-MAX_FRAMES_PER_SECOND = 20
 
 UNAVAILABLE = (
     "Your move is saved, but the live connection is down: the other players will see it once "
     "it is back. The clocks are stopped meanwhile."
 )
 
-_db_threads = ThreadPoolExecutor(max_workers=settings.DB_THREADS, thread_name_prefix="socket-db")
+
+def _run(service, outbox: live.Outbox, kwargs: dict):
+    """``service(**kwargs, outbox=outbox)`` in a database thread: its result, or its refusal."""
+    try:
+        return service(**kwargs, outbox=outbox), None
+    except services.MatchError as exc:
+        return None, exc
 
 
-def _db(fn):
-    """``fn`` run in the sockets' database threads, its connection given back afterwards."""
-    return database_sync_to_async(fn, thread_sensitive=False, executor=_db_threads)
-
-
-async def publish(outcome: services.Deferred) -> bool:
-    """Send what a deferred service left: group messages first, then the bots' turns, each
-    attempted on its own (a failure is logged; the periodic check queues a lost bot move
-    again). Returns whether every group message went out."""
-    from channels.layers import get_channel_layer
-
-    layer = get_channel_layer()
-    sent = True
-    for group, message in outcome.events:
-        try:
-            await layer.group_send(group, message)
-        except Exception:
-            log.exception("Could not broadcast to %s", group)
-            sent = False
-            break  # the next message goes through the same Redis
-    if not sent:
-        await _db(services.broadcast_failed)()
-    if outcome.bots:
-        from .tasks import schedule_bot
-
-        for match_id, version in outcome.bots:
-            try:
-                await _db(schedule_bot)(match_id, version)
-            except Exception:
-                log.exception("Could not queue the bot's move in match %s", match_id)
-    return sent
-
-
-class MatchConsumer(AsyncWebsocketConsumer):
+class MatchConsumer(JsonSocket):
     async def connect(self):
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.user = self.scope["user"]
@@ -98,104 +60,18 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.group = match_players_group(self.match_id) if seated else match_group(self.match_id)
         self.user_key = str(self.user.pk) if self.user.is_authenticated else None
         self.sent_version = -1
-        self.window_start = time.monotonic()
-        self.window_frames = 0
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(self.group)
         await self.accept()
         await self.send_snapshot()
 
-    async def dispatch(self, message):
-        """As Channels' own, less the ``aclose_old_connections()`` it awaits before every
-        handler: that is a hop into the one thread every socket of the process shares, for
-        every frame and every update of every socket. This consumer touches the database only
-        in its own threads (``_db``), which close their connections themselves."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
-    async def disconnect(self, code):
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
     # -- frames from the client --------------------------------------------------------
-    async def receive(self, text_data=None, bytes_data=None):
-        if self._flooding():
-            await self.send_error("bad_request", "Too many messages: slow down.")
-            return
-        raw = text_data if text_data is not None else bytes_data or b""
-        try:  # the size limit is in bytes; nesting is bounded too (json_limits)
-            frame = json_limits.loads(raw, max_bytes=MAX_FRAME_BYTES)
-        except json_limits.JSONRejected as exc:
-            await self.send_error("bad_request", str(exc))
-            return
-        if not isinstance(frame, dict):
-            await self.send_error("bad_request", "A message is a JSON object with a type.")
-            return
-        kind = frame.get("type")
-        if kind == "act":
-            await self.act(frame)
-        elif kind == "snapshot":
-            await self.send_snapshot(force=True)
-        elif kind == "sync":
-            await self.sync(frame)
-        elif kind == "chat":
-            await self.chat(frame)
-        elif kind == "takeback_request":
-            await self.takeback(takebacks.takeback_request, version=frame.get("version"))
-        elif kind == "takeback_answer":
-            await self.takeback(takebacks.takeback_answer, accept=frame.get("accept"), version=frame.get("version"))
-        elif kind == "ping":
-            await self.send_json({"type": "pong"})
-        else:
-            await self.send_error("bad_request", f"Unknown message type {str(kind)[:20]!r}.")
-
-    def _flooding(self) -> bool:
-        now = time.monotonic()
-        if now - self.window_start >= 1.0:
-            self.window_start = now
-            self.window_frames = 0
-        self.window_frames += 1
-        return self.window_frames > MAX_FRAMES_PER_SECOND
-
-    async def act(self, frame):
+    async def frame_act(self, frame):
         await self._serve(services.match_act, ack=True, action=frame.get("action"), version=frame.get("version"))
 
-    async def takeback(self, service, **kwargs):
-        """Ask to take back a move, or answer such a request (``games.takebacks``)."""
-        await self._serve(service, ack=False, **kwargs)
+    async def frame_snapshot(self, frame):
+        await self.send_snapshot(force=True)
 
-    async def _serve(self, service, *, ack: bool, **kwargs):
-        """Run a write of this socket's user: its own update first (and an ack for a move), or
-        an error frame; then what changed reaches every socket. A refusal because the position
-        moved on, or a broadcast that failed, also gets this socket the current snapshot."""
-        outcome = await _db(services.deferred)(service, match_id=self.match_id, user=self.user, **kwargs)
-        if outcome.error is None:
-            await self._send_own_update(outcome)
-            if ack:
-                await self.send_json({"type": "ack", "version": outcome.result.match.version})
-        else:
-            await self.send_error(outcome.error.code, outcome.error.message)
-        if not await publish(outcome):
-            # The change is saved but nobody was told, this socket included: say so, and show it.
-            await self.send_error("unavailable", UNAVAILABLE)
-            await self.send_snapshot(force=True)
-        elif outcome.error is not None and outcome.error.code in ("stale", "finished"):
-            await self.send_snapshot(force=True)
-
-    async def _send_own_update(self, outcome: services.Deferred) -> None:
-        """The mover's page draws its move from the update its move made, sent here at once
-        rather than after a trip through the channel layer (the group's copy is then
-        skipped as already sent). Text the service built already: no query."""
-        for group, message in outcome.events:
-            if group != self.group or message.get("type") != MATCH_UPDATED or not message.get("seats"):
-                continue
-            seat = message["players"].get(self.user_key)
-            if seat is not None and message["seats"][seat] is not None and message["version"] > self.sent_version:
-                self.sent_version = message["version"]
-                await self.send(text_data=message["seats"][seat])
-
-    async def sync(self, frame):
+    async def frame_sync(self, frame):
         """The page says which version it shows (now and then, while the match goes on): a
         snapshot if that is not the latest, as when the update was lost on the way. A page
         that also says which takeback request it shows (``takeback``) gets one if that changed."""
@@ -203,13 +79,53 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if version != frame.get("version") or ("takeback" in frame and frame["takeback"] != takeback):
             await self.send_snapshot(force=True)
 
-    async def chat(self, frame):
-        outcome = await _db(services.deferred)(
-            services.chat_post, match_id=self.match_id, user=self.user, text=frame.get("text")
+    async def frame_chat(self, frame):
+        outbox = live.Outbox()
+        _, error = await db(_run)(
+            services.chat_post, outbox, {"match_id": self.match_id, "user": self.user, "text": frame.get("text")}
         )
-        if outcome.error is not None:
-            await self.send_error(outcome.error.code, outcome.error.message)
-        await publish(outcome)
+        if error is not None:
+            await self.send_error(error.code, error.message)
+        await live.publish(outbox)
+
+    async def frame_takeback_request(self, frame):
+        """Ask to take back a move (``games.services.takebacks``)."""
+        await self._serve(services.takeback_request, ack=False, version=frame.get("version"))
+
+    async def frame_takeback_answer(self, frame):
+        """Answer a request to take back a move."""
+        await self._serve(services.takeback_answer, ack=False, accept=frame.get("accept"), version=frame.get("version"))
+
+    async def _serve(self, service, *, ack: bool, **kwargs):
+        """Run a write of this socket's user: its own update first (and an ack for a move), or
+        an error frame; then what changed reaches every socket. A refusal because the position
+        moved on, or a broadcast that failed, also gets this socket the current snapshot."""
+        outbox = live.Outbox()
+        result, error = await db(_run)(service, outbox, {"match_id": self.match_id, "user": self.user, **kwargs})
+        if error is None:
+            await self._send_own_update(outbox)
+            if ack:
+                await self.send_json({"type": "ack", "version": result.match.version})
+        else:
+            await self.send_error(error.code, error.message)
+        if not await live.publish(outbox):
+            # The change is saved but nobody was told, this socket included: say so, and show it.
+            await self.send_error("unavailable", UNAVAILABLE)
+            await self.send_snapshot(force=True)
+        elif error is not None and error.code in ("stale", "finished"):
+            await self.send_snapshot(force=True)
+
+    async def _send_own_update(self, outbox: live.Outbox) -> None:
+        """The mover's page draws its move from the update its move made, sent here at once
+        rather than after a trip through the channel layer (the group's copy is then
+        skipped as already sent). Text the service built already: no query."""
+        for group, message in outbox.messages:
+            if group != self.group or message.get("type") != MATCH_UPDATED or not message.get("seats"):
+                continue
+            seat = message["players"].get(self.user_key)
+            if seat is not None and message["seats"][seat] is not None and message["version"] > self.sent_version:
+                self.sent_version = message["version"]
+                await self.send(text_data=message["seats"][seat])
 
     # -- events from the group ---------------------------------------------------------
     async def match_updated(self, event):
@@ -219,9 +135,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if seat is not None and not event["seats"]:
             # Seated since this socket joined the spectators (a seat taken in another tab):
             # from now on it listens with the players, starting from a fresh snapshot.
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.leave(self.group)
             self.group = match_players_group(self.match_id)
-            await self.channel_layer.group_add(self.group, self.channel_name)
+            await self.join(self.group)
             await self.send_snapshot(force=True)
             return
         text = event["spectator"] if seat is None else event["seats"][seat]
@@ -247,8 +163,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     # -- helpers -----------------------------------------------------------------------
     async def send_snapshot(self, force: bool = False):
-        payload, outcome = await self._payload()
-        await publish(outcome)
+        outbox = live.Outbox()
+        payload = await self._payload(outbox)
+        await live.publish(outbox)
         if payload is None:
             await self.send_error("not_found", "This match no longer exists.")
             return
@@ -256,13 +173,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self.sent_version = payload["version"]
             await self.send_json({"type": "snapshot", **payload})
 
-    async def send_error(self, code: str, message: str):
-        await self.send_json({"type": "error", "code": code, "message": message})
-
-    async def send_json(self, content):
-        await self.send(text_data=json.dumps(content))
-
-    @_db
+    @db
     def _can_view(self, token) -> tuple[bool, bool]:
         """Whether this user may watch the match, and whether they hold a seat in it."""
         match = Match.objects.filter(pk=self.match_id).first()
@@ -271,7 +182,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         seated = self.user.is_authenticated and match.seats.filter(user=self.user).exists()
         return True, seated
 
-    @_db
+    @db
     def _current_version(self) -> tuple[int | None, dict | None]:
         """The match's version and its takeback request as pages show it, in one query."""
         row = Match.objects.filter(pk=self.match_id).values_list("version", "status", "takeback").first()
@@ -279,14 +190,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return None, None
         return row[0], selectors.public_takeback(row[2], row[0], row[1])
 
-    @_db
-    def _payload(self):
+    @db
+    def _payload(self, outbox: live.Outbox):
         """The snapshot from the database, after forfeiting a seat whose time ran out (whose
-        broadcast is handed back with it)."""
+        broadcast goes into ``outbox``)."""
         match = selectors.match_with_seats(self.match_id)
         if match is None:
-            return None, services.Deferred()
-        outcome = services.deferred(services.match_check_clock, match=match)
-        if outcome.result:
-            match = selectors.match_with_seats(self.match_id)
-        return selectors.match_payload(match, self.user), outcome
+            return None
+        try:
+            if services.match_check_clock(match=match, outbox=outbox):
+                match = selectors.match_with_seats(self.match_id)
+        except services.MatchError:
+            pass  # the match changed meanwhile: its snapshot as read still stands
+        return selectors.match_payload(match, self.user)

@@ -52,7 +52,7 @@ class Match(models.Model):
     # A cache of the public position (the spectator's view), rebuilt from the moves on demand.
     snapshot = models.JSONField(default=dict, blank=True)
     end_reason = models.CharField(max_length=32, blank=True)
-    # A request to take back a move in a casual match (games.takebacks): the asking seat, the
+    # A request to take back a move in a casual match (games.services.takebacks): the asking seat, the
     # version it was asked at, the seats that accepted, and whether it was declined. It holds
     # only while the match is still at that version: any move lapses it without a write.
     takeback = models.JSONField(null=True, blank=True)

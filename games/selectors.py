@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 
+from django.conf import settings
 from django.db.models import Exists, OuterRef, Prefetch
 from django.utils import timezone
 
@@ -136,7 +137,7 @@ def match_payload(match: Match, user, *, chat: bool = True) -> dict:
         messages = list(
             ChatMessage.objects.filter(match=match).select_related("user").order_by("-created_at")[:CHAT_HISTORY]
         )
-        payload["chat"] = [_chat(m) for m in reversed(messages)]
+        payload["chat"] = [chat_json(m) for m in reversed(messages)]
     return payload
 
 
@@ -177,10 +178,15 @@ def audience_payloads(match: Match, seats: list[Seat], state, new_moves: list | 
     return {"version": match.version, "spectator": text(None), "seats": texts, "players": players}
 
 
-def _chat(message: ChatMessage) -> dict:
-    from .services import chat_json
-
-    return chat_json(message)
+def chat_json(message: ChatMessage) -> dict:
+    """A chat line; the site's own notices (no user) are signed with the site's name."""
+    return {
+        "id": message.pk,
+        "user": message.user.username if message.user_id else settings.SITE_NAME,
+        "text": message.text,
+        "at": message.created_at.isoformat(),
+        "notice": message.user_id is None,
+    }
 
 
 def moves_json(match: Match) -> list[dict]:

@@ -1,5 +1,9 @@
 from django.dispatch import Signal
 
+# Sent once a version at which a bot is to act is committed and its update published;
+# receivers get ``match_id`` and ``version`` (``games.receivers`` queues the bot's move).
+bot_to_move = Signal()
+
 # Sent once a match's result is committed; receivers get ``match_id`` and ``game`` (its slug).
 match_finished = Signal()
 

@@ -5,7 +5,7 @@ transaction that made that version has committed, so a rolled-back change never 
 A process that is behind (another process or a worker made the last moves) catches up from
 the actions the move's update carried (``advance``), or else by reading and applying only the
 moves it has not seen, instead of replaying the whole game. Moves are appended, except when
-a casual match takes moves back (``games.takebacks``): that makes a new version and notes it in
+a casual match takes moves back (``games.services.takebacks``): that makes a new version and notes it in
 ``Match.rewound_version``, and a state remembered from before it is replayed afresh, never
 caught up by appending. Callers always get their own clone.
 """
@@ -25,8 +25,9 @@ def replay(match) -> State:
     return match.engine.replay(match.num_players, match.options, actions)
 
 
-def load(match) -> State:
-    """The engine state of ``match`` at its current version (a private copy)."""
+def load(match, moves_read: int | None = None) -> State:
+    """The engine state of ``match`` at its current version (a private copy). ``moves_read``:
+    the number of moves the match had when it was read without a lock."""
     with _lock:
         entry = _states.get(match.pk)
         if entry is not None:
@@ -46,7 +47,7 @@ def load(match) -> State:
         state = replay(match)
     # A match read without a lock may be older than the moves read after it: such a state
     # is not the match's at its version, and is not kept.
-    if len(state.history) == getattr(match, "moves_read", len(state.history)):
+    if moves_read is None or len(state.history) == moves_read:
         remember(match.pk, match.version, state)
     return state
 

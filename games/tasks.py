@@ -11,6 +11,8 @@ from django.db import InterfaceError, OperationalError
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from . import services, state_cache
+from .bot_runner import runner
 from .bots import get_bot
 from .models import Match, Seat
 
@@ -27,8 +29,6 @@ def schedule_bot(match_id: int, version: int) -> None:
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         bot_act.delay(match_id, version)
         return
-    from .bot_runner import runner
-
     runner.submit(match_id, version, _run_eagerly)
 
 
@@ -50,8 +50,6 @@ def _run_eagerly(match_id: int, version: int) -> None:
 )
 def bot_act(self, match_id: int, version: int) -> str | None:
     """Play the bot's action for the seat to move at ``version``; a no-op if that has passed."""
-    from . import services, state_cache
-
     match = Match.objects.filter(pk=match_id, version=version, status=Match.Status.ACTIVE).first()
     if match is None or match.to_move is None:
         return None
@@ -90,8 +88,6 @@ def enforce_clocks() -> int:
     ``services.clocks_may_run``), queue again the moves of stalled bots, and rate the finished
     rated matches left unrated. Each part on its own: one failing does not stop the others.
     Run by Celery beat or ``manage.py run_clocks``; returns the number of seats forfeited."""
-    from . import services
-
     now = timezone.now()
     active = Match.objects.filter(status=Match.Status.ACTIVE)
     count = 0
@@ -137,8 +133,6 @@ def expire_open_matches() -> int:
     """Call off every match that has waited for players, untouched, for longer than
     ``OPEN_MATCH_EXPIRY_HOURS``, telling its players. Run by Celery beat or
     ``manage.py run_clocks``."""
-    from . import services
-
     cutoff = timezone.now() - timedelta(hours=settings.OPEN_MATCH_EXPIRY_HOURS)
     waiting = Match.objects.filter(status=Match.Status.OPEN, updated_at__lte=cutoff).values_list("pk", "version")
     return sum(services.match_expire(match_id=match_id, version=version) for match_id, version in waiting)

@@ -17,15 +17,11 @@ from __future__ import annotations
 import json
 import time
 
-from channels.consumer import get_handler_name
-from channels.generic.websocket import AsyncWebsocketConsumer
-
-from games.consumers import MAX_FRAME_BYTES, MAX_FRAMES_PER_SECOND, _db
-from games.groups import match_players_group
-from portal import json_limits
+from live.executor import db
+from live.groups import match_players_group, user_group
+from live.sockets import JsonSocket
 
 from . import selectors, services
-from .live import user_group
 
 # How often an open socket notes its person as present, at most.
 SEEN_EVERY = 60.0
@@ -34,14 +30,9 @@ SEEN_EVERY = 60.0
 FOLLOW_AT_MOST = 100
 
 
-class MeConsumer(AsyncWebsocketConsumer):
-    async def dispatch(self, message):
-        """As ``MatchConsumer.dispatch`` (no hop into the shared thread: database work runs in
-        the sockets' own threads), and a message of a type this socket has no use for, which
-        the players' groups may carry, is skipped rather than closing the socket."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is not None:
-            await handler(message)
+class MeConsumer(JsonSocket):
+    # The players' groups it listens to carry messages it has no use for (chat, takebacks).
+    skip_unknown_events = True
 
     async def connect(self):
         self.user = self.scope["user"]
@@ -54,9 +45,8 @@ class MeConsumer(AsyncWebsocketConsumer):
         self.waiting_unfollowed = 0
         self.sent: tuple[int, int] | None = None
         self.unread = 0
-        self.window_start, self.window_frames = time.monotonic(), 0
         self.seen_at = 0.0
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(self.group)
         await self.accept()
         await self.note_seen()
         await self.refresh(seats=True)
@@ -64,30 +54,14 @@ class MeConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if not hasattr(self, "group"):
             return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
-        for match_id in self.seats:
-            await self.channel_layer.group_discard(match_players_group(match_id), self.channel_name)
-        await _db(services.user_seen)(user_id=self.user.pk)
+        await super().disconnect(code)
+        await db(services.user_seen)(user_id=self.user.pk)
 
-    async def receive(self, text_data=None, bytes_data=None):
-        now = time.monotonic()
-        if now - self.window_start >= 1.0:
-            self.window_start, self.window_frames = now, 0
-        self.window_frames += 1
-        if self.window_frames > MAX_FRAMES_PER_SECOND:
-            await self.send_error("Too many messages: slow down.")
-            return
-        try:
-            frame = json_limits.loads(
-                text_data if text_data is not None else bytes_data or b"", max_bytes=MAX_FRAME_BYTES
-            )
-        except json_limits.JSONRejected as exc:
-            await self.send_error(str(exc))
-            return
-        if not isinstance(frame, dict) or frame.get("type") != "ping":
-            await self.send_error('The only message this socket takes is {"type": "ping"}.')
-            return
-        await self.send(text_data='{"type": "pong"}')
+    def refusal(self, frame) -> str:
+        return 'The only message this socket takes is {"type": "ping"}.'
+
+    async def frame_ping(self, frame):
+        await super().frame_ping(frame)
         await self.note_seen()
 
     # -- events --------------------------------------------------------------------------
@@ -98,7 +72,7 @@ class MeConsumer(AsyncWebsocketConsumer):
         seat = event["players"].get(self.user_key)
         if seat is None:  # left the match (resigned, timed out): it no longer waits for them
             del self.seats[match_id]
-            await self.channel_layer.group_discard(match_players_group(match_id), self.channel_name)
+            await self.leave(match_players_group(match_id))
         else:
             self.seats[match_id] = (seat, event.get("to_move") == seat)
         await self.send_counts()
@@ -112,9 +86,9 @@ class MeConsumer(AsyncWebsocketConsumer):
         if listening is not None:
             self.waiting_unfollowed = unfollowed
             for match_id in self.seats.keys() - listening.keys():
-                await self.channel_layer.group_discard(match_players_group(match_id), self.channel_name)
+                await self.leave(match_players_group(match_id))
             for match_id in listening.keys() - self.seats.keys():
-                await self.channel_layer.group_add(match_players_group(match_id), self.channel_name)
+                await self.join(match_players_group(match_id))
             self.seats = listening
         await self.send_counts()
 
@@ -127,12 +101,9 @@ class MeConsumer(AsyncWebsocketConsumer):
     async def note_seen(self) -> None:
         if time.monotonic() - self.seen_at >= SEEN_EVERY:
             self.seen_at = time.monotonic()
-            await _db(services.user_seen)(user_id=self.user.pk)
+            await db(services.user_seen)(user_id=self.user.pk)
 
-    async def send_error(self, message: str) -> None:
-        await self.send(text_data=json.dumps({"type": "error", "code": "bad_request", "message": message}))
-
-    @_db
+    @db
     def _read(self, seats: bool):
         if not seats:
             return None, 0, selectors.unread_count(self.user)

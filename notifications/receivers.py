@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 
 from . import services, tasks
-from .live import tell_users
 from .models import Notification
 
 log = logging.getLogger(__name__)
@@ -51,4 +50,4 @@ def seats_changed(sender, match_id, **kwargs) -> None:
     people = Seat.objects.filter(match_id=match_id, user__isnull=False, user__is_bot=False).values_list(
         "user_id", flat=True
     )
-    tell_users(list(people), seats=True)
+    services.tell_users(list(people), seats=True)

@@ -20,13 +20,28 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+import live
 from games.models import Match, Seat
+from live.events import me_changed
+from live.groups import user_group
 
 from . import selectors
-from .live import tell_users
 from .models import Notification, NotificationSettings, TurnMail
 
 log = logging.getLogger(__name__)
+
+
+def tell_users(user_ids, *, seats: bool = False) -> None:
+    """Ask every open ``/ws/me/`` socket of these people to count again, once committed (at
+    once outside a transaction); ``seats``: their matches changed, so they also listen again
+    to the right ones."""
+    outbox = live.Outbox()
+    event = me_changed(seats=seats)
+    for user_id in dict.fromkeys(user_ids):
+        outbox.send(user_group(user_id), event)
+    live.publish_on_commit(outbox)
+
+
 Kind = Notification.Kind
 
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
@@ -51,7 +66,7 @@ def notify(*, user_ids, kind: str, text: str, url: str = "", key: str = "") -> l
     rows = Notification.objects.bulk_create(
         Notification(user_id=user_id, kind=kind, text=text, url=url[:300], key=key) for user_id in sorted(people)
     )
-    transaction.on_commit(lambda: tell_users(sorted(people)), robust=True)
+    tell_users(sorted(people))
     return rows
 
 
@@ -62,14 +77,14 @@ def notifications_settle(*, key: str) -> int:
     if not people:
         return 0
     settled = Notification.objects.filter(key=key, read=False).update(read=True)
-    transaction.on_commit(lambda: tell_users(people), robust=True)
+    tell_users(people)
     return settled
 
 
 def notification_mark_all_read(*, user) -> int:
     marked = Notification.objects.filter(user=user, read=False).update(read=True)
     if marked:
-        transaction.on_commit(lambda: tell_users([user.pk]), robust=True)
+        tell_users([user.pk])
     return marked
 
 
@@ -79,7 +94,7 @@ def notification_open(*, user, notification_id: int) -> Notification | None:
     if notification is not None and not notification.read:
         notification.read = True
         notification.save(update_fields=["read"])
-        transaction.on_commit(lambda: tell_users([user.pk]), robust=True)
+        tell_users([user.pk])
     return notification
 
 
@@ -209,7 +224,7 @@ def your_turn_sweep(*, now: datetime | None = None) -> list[int]:
             for seat in new
         )
         people = sorted({seat.user_id for seat in new})
-        transaction.on_commit(lambda: tell_users(people), robust=True)
+        tell_users(people)
     waiting = {seat.user_id for seat in seats}
     present = now - timedelta(minutes=settings.NOTIFY_AWAY_MINUTES)
     not_now = NotificationSettings.objects.filter(user_id__in=waiting).filter(
@@ -226,7 +241,7 @@ def _turns_played(current: set[str]) -> None:
     if played:
         Notification.objects.filter(pk__in=[pk for pk, _ in played]).update(read=True)
         people = sorted({user_id for _, user_id in played})
-        transaction.on_commit(lambda: tell_users(people), robust=True)
+        tell_users(people)
 
 
 def turn_mail_due(*, user, now: datetime | None = None) -> list[Match]:

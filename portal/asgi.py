@@ -13,6 +13,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.urls import re_path  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from live.bridge import ServerLoop  # noqa: E402
 from notifications.routing import websocket_urlpatterns as me_urlpatterns  # noqa: E402
 from portal.sockets import SocketsPerAddressLimit, UnknownPathConsumer  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournament_sockets  # noqa: E402
@@ -22,9 +23,12 @@ from tournaments.routing import websocket_urlpatterns as tournament_sockets  # n
 unknown_path = [re_path(r"", UnknownPathConsumer.as_asgi())]
 sockets = websocket_urlpatterns + me_urlpatterns + tournament_sockets + unknown_path
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": SocketsPerAddressLimit(AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(sockets)))),
-    }
+# ServerLoop notes the event loop for the threads that send on its behalf (``live.bridge``).
+application = ServerLoop(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": SocketsPerAddressLimit(AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(sockets)))),
+        }
+    )
 )

@@ -29,15 +29,18 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+import live
 from forums import services as forum_services
 from forums.models import GENERAL_SLUG, Forum, Topic
 from games import services as game_services
 from games.bots import bot_names
 from games.engines import get_game
 from games.models import Match, Seat
+from live.events import tournament_changed
+from live.groups import tournament_group
 from portal import page_cache
 
-from . import live, pairing, standings
+from . import pairing, standings
 from .models import Bye, Entrant, Round, Table, TableSeat, Tournament
 
 User = get_user_model()
@@ -385,7 +388,13 @@ def _changed(tournament: Tournament) -> None:
     """Once committed: the lists show it, its open pages fetch their live part again."""
     tournament_id = tournament.pk
     transaction.on_commit(lambda: page_cache.bump(CACHE_AREA), robust=True)
-    transaction.on_commit(lambda: live.notify(tournament_id), robust=True)
+    tournament_notify(tournament_id=tournament_id)
+
+
+def tournament_notify(*, tournament_id: int) -> None:
+    """Tell the tournament's open pages that it changed, once committed (at once outside a
+    transaction), so they fetch their live part again."""
+    live.publish_on_commit(tournament_group(tournament_id), tournament_changed())
 
 
 # --------------------------------------------------------------------------------------

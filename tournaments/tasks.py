@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from . import live, services
+from . import services
 
 
 # A lost connection or a deadlock is worth another try: the advance is guarded, so a retry
@@ -22,7 +22,7 @@ def table_finished(tournament_id: int, round_number: int) -> bool:
     and the tournament's open pages show the new standings either way."""
     advanced = services.tournament_advance(tournament_id=tournament_id, round_number=round_number)
     if not advanced:
-        live.notify(tournament_id)  # an advance tells the pages itself, once committed
+        services.tournament_notify(tournament_id=tournament_id)  # an advance tells the pages itself
     return advanced
 
 

@@ -17,6 +17,7 @@ from django.db.backends import utils as db_utils
 
 from games import services, state_cache
 from games.models import Match
+from live import publishing
 
 from .helpers import fresh, start_two_player
 from .test_socket import open_socket, patch_auth, receive  # noqa: F401 (patch_auth is a fixture)
@@ -195,7 +196,7 @@ async def test_a_page_that_lost_an_update_gets_the_latest_when_it_syncs(alice, b
     # A move is made and its update is lost on the way (the layer delivers at most once).
     state = await sync_to_async(state_cache.load)(match)
     with monkeypatch.context() as lossy:
-        lossy.setattr(services, "_group_send", lambda *message: None)
+        lossy.setattr(publishing, "publish_now", lambda outbox: True)
         await sync_to_async(services.match_act)(
             match_id=match.pk, user=_mover(match, alice, bob), action=state.legal_actions()[0], version=match.version
         )

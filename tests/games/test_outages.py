@@ -17,8 +17,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import live_path, services, state_cache, tasks
+from games import selectors, services, state_cache, tasks
 from games.models import ChatMessage, LiveOutage, Match, Move
+from live import reach
 from rankings.models import Rating, RatingChange
 from tests.conftest import drain_worker, wait_for
 
@@ -35,7 +36,7 @@ def redis_down(monkeypatch):
         raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
     monkeypatch.setattr(layer, "group_send", group_send)
-    monkeypatch.setattr(live_path, "reachable", lambda: False)
+    monkeypatch.setattr(reach, "reachable", lambda: False)
     return monkeypatch
 
 
@@ -178,7 +179,7 @@ def test_once_the_live_path_is_back_the_deadlines_move_on_and_the_players_are_to
     assert after.deadline >= timezone.now() + timedelta(seconds=match.seconds_per_move - 5)
     notice = ChatMessage.objects.get(match=match)
     assert notice.user is None and "clocks were stopped" in notice.text and "5 min" in notice.text
-    assert services.chat_json(notice)["notice"] is True
+    assert selectors.chat_json(notice)["notice"] is True
     assert not ChatMessage.objects.filter(match=correspondence).exists(), "correspondence clocks run in days"
     assert fresh(correspondence.pk).deadline == correspondence.deadline
 

@@ -90,7 +90,7 @@ async def test_a_page_that_reconnects_or_syncs_across_a_takeback_gets_the_new_po
     await receive(staying, "snapshot")
 
     def take_back():
-        from games.takebacks import takeback_answer, takeback_request
+        from games.services.takebacks import takeback_answer, takeback_request
 
         takeback_request(match_id=match.pk, user=asker, version=match.version)
         takeback_answer(match_id=match.pk, user=other, accept=True, version=match.version)
@@ -157,7 +157,7 @@ async def test_a_page_that_missed_a_takeback_request_gets_it_with_its_next_sync(
     await ws.send_to(text_data=json.dumps({"type": "ping"}))
     assert json.loads(await ws.receive_from(timeout=10))["type"] == "pong", "in step: no snapshot is sent"
 
-    from games.takebacks import takeback_request
+    from games.services.takebacks import takeback_request
 
     await sync_to_async(takeback_request)(match_id=match.pk, user=users[seat], version=match.version)
     await receive(ws, "takeback")  # suppose the page never got it: its next sync says so

@@ -1,4 +1,4 @@
-"""Takebacks in casual matches (games.takebacks): a player asks to take back their last move,
+"""Takebacks in casual matches (games.services.takebacks): a player asks to take back their last move,
 the others accept or decline; never in a rated match, never across chance, never once
 another player has moved. An accepted takeback rebuilds the position from the remaining
 moves under a NEW version, so every stale move or bot task is refused or does nothing."""
@@ -15,7 +15,7 @@ from games import services, state_cache, tasks
 from games.engines import CHANCE, get_game
 from games.models import ChatMessage, Match
 from games.services import MatchError
-from games.takebacks import takeback_answer, takeback_request
+from games.services.takebacks import takeback_answer, takeback_request
 
 from .helpers import fresh, start_two_player
 

@@ -1,9 +1,11 @@
 """Whether the live path (the channel layer that carries every move to the sockets) can be
-reached now. With Redis, a PING on a small client of the process's own, answered within a
-second or taken as "down"; the in-memory layer of the embedded default is always up.
+reached now, and the news that it was found down.
 
-Asked only when a clock would forfeit someone and by the periodic clock check, never on the
-move path.
+With Redis, a PING on a small client of the process's own, answered within a second or taken
+as "down"; the in-memory layer of the embedded default is always up. Asked when a message
+could not be sent, when a clock would forfeit someone and by the periodic clock check, never
+on the move path. ``live_down`` is sent when a failed send finds the path down: the apps that
+keep time (the games' clocks) note an outage.
 """
 
 from __future__ import annotations
@@ -13,10 +15,14 @@ import threading
 
 import redis
 from django.conf import settings
+from django.dispatch import Signal
 
 log = logging.getLogger(__name__)
 
 PROBE_TIMEOUT = 1.0
+
+# Sent (no arguments) when a message could not be sent and the live path is found down.
+live_down = Signal()
 
 _client: redis.Redis | None = None
 _client_lock = threading.Lock()
@@ -44,3 +50,9 @@ def reachable() -> bool:
     except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
         log.warning("The live path (Redis) cannot be reached: %s", exc)
         return False
+
+
+def send_failed() -> None:
+    """A message did not go out: if the live path is down, say so (``live_down``)."""
+    if not reachable():
+        live_down.send(sender=None)

@@ -24,7 +24,8 @@ the match moves on to a NEW version (``Match.rewound_version`` notes it for the 
 so every socket gets a whole snapshot of its own seat's view and a bot's move queued for an
 older version does nothing.
 
-Every change goes through the same lock as the move path (``services._lock_with_seats``).
+Every change goes through the write layer of the move path (``writes``): the same lock, the
+same version bump, the same outbox.
 """
 
 from __future__ import annotations
@@ -34,11 +35,15 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from . import services, state_cache
-from .groups import MATCH_TAKEBACK
-from .models import ChatMessage, Match, Move, Seat
-from .selectors import match_seat_names, takeback_json
-from .services import MatchError
+import live
+from live.events import MATCH_TAKEBACK, TakebackChanged
+from live.groups import match_groups
+
+from .. import state_cache
+from ..models import Match, Move, Seat
+from ..selectors import match_seat_names, takeback_json
+from .chat import chat_notice
+from .writes import MatchError, acting_seat, bump, deadline, lock_with_seats, outbox_for
 
 
 @dataclass
@@ -84,11 +89,11 @@ def _first_taken_back(match: Match, seat: int) -> int:
     raise MatchError("Another player has moved since your move: it can no longer be taken back.", "moved_since")
 
 
-def _announce(match: Match) -> None:
+def _announce(match: Match, outbox: live.Outbox) -> None:
     """Tell every socket of the match what the request stands at (public to all)."""
-    event = {"type": MATCH_TAKEBACK, "version": match.version, "takeback": takeback_json(match)}
-    match_id = match.pk
-    transaction.on_commit(lambda: services._group_send(match_id, event), robust=True)
+    event: TakebackChanged = {"type": MATCH_TAKEBACK, "version": match.version, "takeback": takeback_json(match)}
+    for group in match_groups(match.pk):
+        outbox.send_on_commit(group, event)
 
 
 def _store(match: Match, request: dict | None) -> None:
@@ -96,16 +101,16 @@ def _store(match: Match, request: dict | None) -> None:
     Match.objects.filter(pk=match.pk).update(takeback=request)
 
 
-def takeback_request(*, match_id: int, user, version) -> TakebackResult:
+def takeback_request(*, match_id: int, user, version, outbox: live.Outbox | None = None) -> TakebackResult:
     """``user`` asks to take back their last move in the match at ``version``.
 
     Raises ``MatchError`` with one of the codes rated, finished, not_seated, nothing_to_take_back,
     not_yours, chance, moved_since, pending, declined, bots_decline, stale, bad_request,
     not_found; nothing changes then."""
     version = _version(version)
-    with transaction.atomic():
-        match, seats = services._lock_with_seats(match_id)
-        seat = services._acting_seat(match, seats, user, None)
+    with transaction.atomic(), outbox_for(outbox) as box:
+        match, seats = lock_with_seats(match_id)
+        seat = acting_seat(match, seats, user, None)
         if match.rated:
             raise MatchError("Moves are never taken back in a rated match.", "rated")
         if version != match.version:
@@ -131,21 +136,21 @@ def takeback_request(*, match_id: int, user, version) -> TakebackResult:
             "declined_by": None,
         }
         if not request["waiting"]:
-            _take_back(match, seats, request)
+            _take_back(match, seats, request, box)
             return TakebackResult(match=match, outcome="taken_back")
         _store(match, request)
-        _announce(match)
+        _announce(match, box)
     return TakebackResult(match=match, outcome="asked")
 
 
-def takeback_answer(*, match_id: int, user, accept, version) -> TakebackResult:
+def takeback_answer(*, match_id: int, user, accept, version, outbox: live.Outbox | None = None) -> TakebackResult:
     """``user`` accepts (``accept`` true) or declines the pending request at ``version``."""
     version = _version(version)
     if not isinstance(accept, bool):
         raise MatchError("Answer with accept: true or false.", "bad_request")
-    with transaction.atomic():
-        match, seats = services._lock_with_seats(match_id)
-        seat = services._acting_seat(match, seats, user, None)
+    with transaction.atomic(), outbox_for(outbox) as box:
+        match, seats = lock_with_seats(match_id)
+        seat = acting_seat(match, seats, user, None)
         request = _pending(match)
         if request is not None and request.get("declined_by") is not None:
             raise MatchError("This request was declined already: the move stands.", "no_request")
@@ -163,18 +168,18 @@ def takeback_answer(*, match_id: int, user, accept, version) -> TakebackResult:
         if not accept:
             request = {**request, "waiting": [], "declined_by": seat.index}
             _store(match, request)
-            _announce(match)
+            _announce(match, box)
             return TakebackResult(match=match, outcome="declined")
         request["accepted"] = sorted([*request["accepted"], seat.index])
         if request["waiting"]:
             _store(match, request)
-            _announce(match)
+            _announce(match, box)
             return TakebackResult(match=match, outcome="accepted")
-        _take_back(match, seats, request)
+        _take_back(match, seats, request, box)
     return TakebackResult(match=match, outcome="taken_back")
 
 
-def _take_back(match: Match, seats: list[Seat], request: dict) -> None:
+def _take_back(match: Match, seats: list[Seat], request: dict, outbox: live.Outbox) -> None:
     """Delete the moves from ``request["first"]`` on, rebuild the state from the rest, start
     the clock of the player to move afresh and move the match on to a new version."""
     first = request["first"]
@@ -184,17 +189,17 @@ def _take_back(match: Match, seats: list[Seat], request: dict) -> None:
     state = state_cache.replay(match)
     current = state.current_player()
     match.to_move = current
-    match.deadline = services._deadline(match, seats[current], timezone.now())
+    match.deadline = deadline(match, seats[current], timezone.now())
     match.snapshot = state.view(None)
     match.takeback = None
     match.rewound_version = match.version + 1
     Match.objects.filter(pk=match.pk).update(takeback=None, rewound_version=match.rewound_version)
-    match._rewound = True  # the update carries no actions for the other processes' caches
-    services._bump(match, state=state, seats=seats)
+    # rewound: the update carries no actions for the other processes' caches
+    bump(match, outbox, state=state, seats=seats, rewound=True)
     names = match_seat_names(match, seats, state)
     label = match.engine.action_label
     what = "; ".join(label(action) for action in shown)
     agreed = ", ".join(names[i] for i in request["accepted"])
     moves = "move" if len(shown) == 1 else f"{len(shown)} moves"
     notice = f"{names[request['seat']]} took back their {moves} ({what}), agreed by {agreed}."
-    services._chat_broadcast(ChatMessage.objects.create(match=match, user=None, text=notice[: ChatMessage.MAX_LENGTH]))
+    chat_notice(match.pk, notice, outbox)

@@ -1,0 +1,70 @@
+"""Every write to matches goes through here: the single door for players, bots and clocks.
+
+A package on one write layer (``writes``: lock, record, bump, outbox), with the services on
+top of it: ``seating`` (terms, opening, seats, bots seated, start, abort, expiry), ``play``
+(actions, resigning), ``chat``, ``clocks`` (time run out), ``outages`` (clocks stopped while
+the live path is down) and ``takebacks``. Each service that a socket calls takes the socket's
+``live.Outbox`` and fills it once committed; called without one, it publishes its own once
+committed. The public names are re-exported here: ``from games import services``.
+"""
+
+from .chat import CHAT_LIMIT, CHAT_RATE, can_chat, chat_notice, chat_post, match_broadcast
+from .clocks import match_check_clock, match_timeout
+from .outages import OUTAGE_NOTICE, clocks_may_run, clocks_stopped, outage_begin, outage_end
+from .play import ActResult, match_act, match_resign
+from .seating import (
+    MAX_CORRESPONDENCE_DAYS,
+    MAX_LIVE_SECONDS,
+    MIN_LIVE_SECONDS,
+    bot_account,
+    can_view,
+    clock_terms,
+    match_abort,
+    match_create,
+    match_expire,
+    match_join,
+    match_leave,
+    match_seat_bot,
+    match_start,
+    match_terms,
+)
+from .takebacks import TakebackResult, takeback_answer, takeback_request
+from .writes import TAKEOVER_BOT, MatchError
+
+__all__ = [
+    "CHAT_LIMIT",
+    "CHAT_RATE",
+    "MAX_CORRESPONDENCE_DAYS",
+    "MAX_LIVE_SECONDS",
+    "MIN_LIVE_SECONDS",
+    "OUTAGE_NOTICE",
+    "TAKEOVER_BOT",
+    "ActResult",
+    "MatchError",
+    "TakebackResult",
+    "bot_account",
+    "can_chat",
+    "can_view",
+    "chat_notice",
+    "chat_post",
+    "clock_terms",
+    "clocks_may_run",
+    "clocks_stopped",
+    "match_abort",
+    "match_act",
+    "match_broadcast",
+    "match_check_clock",
+    "match_create",
+    "match_expire",
+    "match_join",
+    "match_leave",
+    "match_resign",
+    "match_seat_bot",
+    "match_start",
+    "match_terms",
+    "match_timeout",
+    "outage_begin",
+    "outage_end",
+    "takeback_answer",
+    "takeback_request",
+]

@@ -1,0 +1,81 @@
+"""The match chat: who may write, a message posted, the site's own notices, and other news
+about a match sent to its sockets."""
+
+from __future__ import annotations
+
+import live
+from live.events import CHAT_MESSAGE, ChatPosted
+from live.groups import match_groups
+from portal.rate_limits import Rate, SlidingWindow
+
+from ..models import ChatMessage, Match
+from ..selectors import chat_json
+from .writes import MatchError, outbox_for
+
+# Everyone's chat, players' and spectators', over the socket or the API: a flood limit per person.
+CHAT_RATE = Rate(5, 10, "5 messages in 10 seconds")
+CHAT_LIMIT = SlidingWindow("games.chat", CHAT_RATE)
+
+
+def can_chat(match: Match, user) -> bool:
+    """Who may write in a match's chat: any logged-in person in a public match, only the
+    players in an invite-only one."""
+    if not user.is_authenticated:
+        return False
+    if match.visibility == Match.Visibility.INVITE:
+        return any(seat.user_id == user.pk for seat in match.seats.all())
+    return True
+
+
+def chat_post(*, match_id: int, user, text, outbox: live.Outbox | None = None) -> ChatMessage:
+    """Write ``text`` in the match's chat as ``user`` and send it to every socket of the match."""
+    if not user.is_authenticated:
+        raise MatchError("Log in to chat.", "forbidden")
+    if not isinstance(text, str) or not text.strip():
+        raise MatchError("Write something first.", "bad_request")
+    text = text.strip()
+    if "\x00" in text:  # no database keeps it in text
+        raise MatchError("A chat message cannot contain a NUL character.", "bad_request")
+    if len(text) > ChatMessage.MAX_LENGTH:
+        raise MatchError(f"A chat message is at most {ChatMessage.MAX_LENGTH} characters.", "bad_request")
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise MatchError("There is no such match.", "not_found")
+    if not can_chat(match, user):
+        raise MatchError("Only the players chat in an invite-only match.", "forbidden")
+    with CHAT_LIMIT.attempt(user.pk) as attempt:
+        if attempt.refusal is not None:
+            wait = attempt.refusal.wait
+            raise MatchError(
+                f"You are sending messages too quickly: the chat takes {CHAT_RATE.words}. "
+                f"Try again in {wait} second{'s' if wait != 1 else ''}.",
+                "rate_limited",
+            )
+        message = ChatMessage.objects.create(match=match, user=user, text=text)
+        attempt.count()
+    with outbox_for(outbox) as box:
+        _send(message, box)
+    return message
+
+
+def chat_notice(match_id: int, text: str, outbox: live.Outbox) -> ChatMessage:
+    """Write the site's own notice in the match's chat (a clock moved on, a move taken back)."""
+    message = ChatMessage.objects.create(match_id=match_id, user=None, text=text[: ChatMessage.MAX_LENGTH])
+    _send(message, outbox)
+    return message
+
+
+def _send(message: ChatMessage, outbox: live.Outbox) -> None:
+    event: ChatPosted = {"type": CHAT_MESSAGE, "message": chat_json(message)}
+    for group in match_groups(message.match_id):
+        outbox.send_on_commit(group, event)
+
+
+def match_broadcast(match_id: int, event: dict) -> None:
+    """Send ``event`` (a ``type`` and its data) to every socket of the match, players first,
+    once the transaction commits: for news about the match other than a new version (a rematch
+    offered). Each socket's consumer handles the type."""
+    outbox = live.Outbox()
+    for group in match_groups(match_id):
+        outbox.send_on_commit(group, event)
+    live.publish_on_commit(outbox)

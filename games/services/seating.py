@@ -1,0 +1,337 @@
+"""Seating: the terms of a match, opening it, taking and giving back seats, seating bots,
+starting it once full, and calling it off (aborted by its creator, expired unfilled)."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import send_mass_mail
+from django.db import transaction
+from django.utils import timezone
+
+import live
+
+from .. import selectors
+from ..bots import get_bot
+from ..engines import get_game
+from ..models import Match, Seat
+from .writes import (
+    MatchError,
+    bump,
+    lock,
+    open_matches_changed,
+    outbox_for,
+    record,
+    resolve_chance,
+    seats_of,
+)
+
+User = get_user_model()
+log = logging.getLogger(__name__)
+
+MAX_CORRESPONDENCE_DAYS = 14
+MIN_LIVE_SECONDS, MAX_LIVE_SECONDS = 10, 3600
+
+
+def match_terms(
+    *,
+    game: str,
+    num_players: int,
+    options: dict | None = None,
+    rated: bool = True,
+    speed: str = Match.Speed.LIVE,
+    seconds_per_move: int | None = None,
+    days_per_move: int | None = None,
+) -> dict:
+    """The terms of a match checked and filled in as ``match_create`` takes them: the game's
+    slug, the number of players, its options (defaults filled), the rated flag, the speed and
+    the seconds per move. Raises ``MatchError`` with a message for people. Anything that
+    keeps terms for a match made later (a challenge) checks them here, by the same rules."""
+    try:
+        engine = get_game(game)
+    except (KeyError, TypeError):
+        raise MatchError(f"There is no game called {game!r}.") from None
+    try:
+        num_players = int(num_players)
+        engine.check_players(num_players)
+        options = engine.normalise_options(options, num_players)
+    except (TypeError, ValueError) as exc:
+        raise MatchError(str(exc)) from None
+    if speed == Match.Speed.UNTIMED:
+        if rated:
+            raise MatchError("Untimed practice is casual: choose a live or correspondence clock for a rated match.")
+        seconds = 0
+    elif speed == Match.Speed.LIVE:
+        seconds = settings.LIVE_SECONDS_DEFAULT if seconds_per_move is None else seconds_per_move
+        if not isinstance(seconds, int) or not MIN_LIVE_SECONDS <= seconds <= MAX_LIVE_SECONDS:
+            raise MatchError(f"A live match gives {MIN_LIVE_SECONDS} to {MAX_LIVE_SECONDS} seconds per move.")
+    elif speed == Match.Speed.CORRESPONDENCE:
+        days = settings.CORRESPONDENCE_DAYS_DEFAULT if days_per_move is None else days_per_move
+        if not isinstance(days, int) or not 1 <= days <= MAX_CORRESPONDENCE_DAYS:
+            raise MatchError(f"A correspondence match gives 1 to {MAX_CORRESPONDENCE_DAYS} days per move.")
+        seconds = days * 86400
+    else:
+        raise MatchError("Speed must be untimed, live or correspondence.")
+    return {
+        "game": engine.slug,
+        "num_players": num_players,
+        "options": options,
+        "rated": bool(rated),
+        "speed": speed,
+        "seconds_per_move": seconds,
+    }
+
+
+def clock_terms(speed: str, seconds_per_move: int) -> dict:
+    """``match_create``'s clock arguments for a stored speed and seconds per move."""
+    if speed == Match.Speed.CORRESPONDENCE:
+        return {"speed": speed, "seconds_per_move": None, "days_per_move": seconds_per_move // 86400}
+    if speed == Match.Speed.LIVE:
+        return {"speed": speed, "seconds_per_move": seconds_per_move, "days_per_move": None}
+    return {"speed": speed, "seconds_per_move": None, "days_per_move": None}
+
+
+def match_create(
+    *,
+    user,
+    game: str,
+    num_players: int,
+    options: dict | None = None,
+    rated: bool = True,
+    visibility: str = Match.Visibility.PUBLIC,
+    speed: str = Match.Speed.LIVE,
+    seconds_per_move: int | None = None,
+    days_per_move: int | None = None,
+    seat: int = 0,
+    waits_for_players: bool = True,
+) -> Match:
+    """Open a match with ``user`` in ``seat`` (the first, unless a rematch rotates them).
+    ``waits_for_players=False`` is for a caller that fills every seat in the same transaction
+    (a tournament's table): such a match never waits in the lobby, so it does not count
+    against its creator's open matches."""
+    if not user.is_authenticated:
+        raise MatchError("Log in to create a match.", "forbidden")
+    terms = match_terms(
+        game=game,
+        num_players=num_players,
+        options=options,
+        rated=rated,
+        speed=speed,
+        seconds_per_move=seconds_per_move,
+        days_per_move=days_per_move,
+    )
+    if visibility not in Match.Visibility.values:
+        raise MatchError("Visibility must be public or invite.")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < terms["num_players"]:
+        raise MatchError("There is no such seat.")
+    with transaction.atomic():
+        if waits_for_players:
+            _check_open_matches_of(user)
+        match = Match.objects.create(**terms, visibility=visibility, creator=user)
+        Seat.objects.bulk_create(
+            Seat(
+                match=match,
+                index=i,
+                user=user if i == seat else None,
+                joined_at=timezone.now() if i == seat else None,
+            )
+            for i in range(terms["num_players"])
+        )
+        open_matches_changed(match.pk)
+    return match
+
+
+def _check_open_matches_of(user) -> None:
+    """Refuse a new match to someone who already has the most open ones allowed. Their
+    account row is locked first, so two requests at once cannot both slip under the cap."""
+    limit = settings.MAX_OPEN_MATCHES_PER_PERSON
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    if Match.objects.filter(creator=user, status=Match.Status.OPEN).count() >= limit:
+        raise MatchError(
+            f"You already have {limit} matches waiting for players, the most one person may open: "
+            "start, fill or cancel one of them first.",
+            "too_many_open",
+        )
+
+
+def can_view(match: Match, user, token: str | None = None) -> bool:
+    if match.visibility == Match.Visibility.PUBLIC:
+        return True
+    if token and secrets.compare_digest(str(token), match.invite_token):
+        return True
+    return user.is_authenticated and match.seats.filter(user=user).exists()
+
+
+def match_join(*, match_id: int, user, token: str | None = None) -> Match:
+    if not user.is_authenticated:
+        raise MatchError("Log in to take a seat.", "forbidden")
+    if user.is_bot:
+        raise MatchError("Bots are seated by the creator of a match.", "forbidden")
+    with transaction.atomic(), outbox_for(None) as outbox:
+        match = lock(match_id)
+        if not can_view(match, user, token):
+            raise MatchError("This match is by invitation only.", "forbidden")
+        if match.status != Match.Status.OPEN:
+            raise MatchError("This match has already started.", "finished")
+        seats = seats_of(match)
+        if any(seat.user_id == user.pk for seat in seats):
+            raise MatchError("You already have a seat in this match.")
+        free = [seat for seat in seats if seat.user_id is None]
+        if not free:
+            raise MatchError("Every seat is taken.")
+        free[0].user = user
+        free[0].joined_at = timezone.now()
+        free[0].save(update_fields=["user", "joined_at"])
+        open_matches_changed(match.pk)
+        if len(free) == 1:
+            match_start(match, outbox)
+        else:
+            bump(match, outbox)
+    return match
+
+
+def match_leave(*, match_id: int, user) -> Match:
+    with transaction.atomic(), outbox_for(None) as outbox:
+        match = lock(match_id)
+        if match.status != Match.Status.OPEN:
+            raise MatchError("The match has started: resign instead.", "finished")
+        seat = match.seats.filter(user=user).first() if user.is_authenticated else None
+        if seat is None:
+            raise MatchError("You have no seat in this match.", "not_seated")
+        open_matches_changed(match.pk)
+        if user.pk == match.creator_id:
+            match.status = Match.Status.ABORTED
+            match.end_reason = "cancelled"
+            match.finished_at = timezone.now()
+            match.save(update_fields=["status", "end_reason", "finished_at", "updated_at"])
+            bump(match, outbox)
+        else:
+            seat.user = None
+            seat.joined_at = None
+            seat.save(update_fields=["user", "joined_at"])
+            bump(match, outbox)
+    return match
+
+
+def bot_account(name: str):
+    """The account a bot plays under (made by a data migration; re-made if it went missing)."""
+    try:
+        bot = get_bot(name)
+    except KeyError:
+        raise MatchError(f"There is no bot called {name!r}.") from None
+    user = User.objects.filter(is_bot=True, bot_name=name).first()
+    if user is None:
+        user = User(username=bot.label, is_bot=True, bot_name=name)
+        user.set_unusable_password()
+        user.save()
+    return user
+
+
+def match_seat_bot(*, match_id: int, user, index: int | None = None, bot: str = "random") -> Match:
+    """The creator gives an empty seat (or, with ``index=None``, every empty seat) to a bot."""
+    bot_user = bot_account(bot)
+    with transaction.atomic(), outbox_for(None) as outbox:
+        match = lock(match_id)
+        if not user.is_authenticated or user.pk != match.creator_id:
+            raise MatchError("Only the creator of the match can seat bots.", "forbidden")
+        if match.status != Match.Status.OPEN:
+            raise MatchError("This match has already started.", "finished")
+        seats = seats_of(match)
+        if index is None:
+            targets = [seat for seat in seats if seat.user_id is None]
+        else:
+            targets = [seat for seat in seats if seat.index == index]
+            if not targets:
+                raise MatchError("There is no such seat.")
+            if targets[0].user_id is not None:
+                raise MatchError("That seat is taken.")
+        if not targets:
+            raise MatchError("There is no empty seat.")
+        open_matches_changed(match.pk)
+        for seat in targets:
+            seat.user = bot_user
+            seat.joined_at = timezone.now()
+            seat.save(update_fields=["user", "joined_at"])
+        if all(seat.user_id is not None for seat in seats):
+            match_start(match, outbox)
+        else:
+            bump(match, outbox)
+    return match
+
+
+def match_start(match: Match, outbox: live.Outbox) -> None:
+    """Start a match whose seats are all taken: a new engine state, the set-up's chance
+    outcomes drawn, the clock running. Called by ``match_join`` and ``match_seat_bot`` inside
+    the transaction that fills the last seat, with the match row locked."""
+    state = match.engine.new_state(match.num_players, match.options)
+    applied: list[tuple[int | None, str]] = []
+    resolve_chance(state, applied)
+    match.status = Match.Status.ACTIVE
+    match.started_at = timezone.now()
+    record(match, state, applied, outbox)
+
+
+def match_abort(*, match_id: int, user) -> Match:
+    """The creator calls a match off before anybody has moved (chance set-up moves do not
+    count). Anyone else leaves instead: an open match by giving the seat back, a started one
+    by resigning."""
+    with transaction.atomic(), outbox_for(None) as outbox:
+        match = lock(match_id)
+        if match.is_over:
+            raise MatchError("This match is over.", "finished")
+        if not user.is_authenticated or user.pk != match.creator_id:
+            if not (user.is_authenticated and match.seats.filter(user=user).exists()):
+                raise MatchError("You have no seat in this match.", "not_seated")
+            instead = "leave it instead" if match.status == Match.Status.OPEN else "resign instead"
+            raise MatchError(f"Only the creator of the match can abort it: {instead}.", "forbidden")
+        if match.moves.filter(seat__isnull=False).exists():
+            raise MatchError("A move has been made: the match can no longer be aborted.")
+        if selectors.in_tournament(match):
+            raise MatchError("A tournament match cannot be aborted: resign instead.", "forbidden")
+        open_matches_changed(match.pk)  # an open match leaves the lobby, a live one the watch lists
+        match.status = Match.Status.ABORTED
+        match.end_reason = "aborted"
+        match.finished_at = timezone.now()
+        match.to_move = None
+        match.deadline = None
+        bump(match, outbox)
+    return match
+
+
+def match_expire(*, match_id: int, version: int) -> bool:
+    """Call off a match that has waited for players, untouched, since before
+    ``OPEN_MATCH_EXPIRY_HOURS`` ago (nothing has changed since ``version``), and tell its
+    seated players: on the match page, and by e-mail. Safe to call twice; False when the
+    match has moved on meanwhile."""
+    cutoff = timezone.now() - timedelta(hours=settings.OPEN_MATCH_EXPIRY_HOURS)
+    with transaction.atomic(), outbox_for(None) as outbox:
+        match = lock(match_id)
+        if match.version != version or match.status != Match.Status.OPEN or match.updated_at > cutoff:
+            return False
+        match.status = Match.Status.ABORTED
+        match.end_reason = "expired"
+        match.finished_at = timezone.now()
+        open_matches_changed(match.pk)
+        bump(match, outbox)
+        people = [seat.user for seat in seats_of(match) if seat.user is not None and not seat.user.is_bot]
+        transaction.on_commit(lambda: _tell_expired(match, people))
+    return True
+
+
+def _tell_expired(match: Match, people: list) -> None:
+    hours = settings.OPEN_MATCH_EXPIRY_HOURS
+    waited = "a day" if hours == 24 else f"{hours:g} hours"
+    subject = f"{match.game_name} #{match.pk} was called off"
+    body = (
+        f"Nobody took the free seats of {match.game_name} #{match.pk} for {waited}, so the match was "
+        f"closed. Open a new one whenever you like.\n\n{settings.SITE_NAME}"
+    )
+    messages = [(subject, body, None, [user.email]) for user in people if user.email]
+    try:
+        send_mass_mail(messages, fail_silently=False)
+    except Exception:
+        log.warning("Could not tell the players of match %s that it expired", match.pk, exc_info=True)

@@ -1,0 +1,87 @@
+"""The events the sockets are sent, as typed contracts between the writes and the consumers.
+
+Each ``type`` names the consumer method that handles it (Channels turns ``match.updated``
+into ``match_updated``). Events carry text already serialised where a socket only forwards
+it, so a socket runs no query and no ``json.dumps`` per listener.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypedDict
+
+MATCH_UPDATED = "match.updated"
+CHAT_MESSAGE = "chat.message"
+MATCH_TAKEBACK = "match.takeback"
+REMATCH_OFFER = "rematch.offer"
+ME_CHANGED = "me.changed"
+LOBBY_CHANGED = "lobby.changed"
+TOURNAMENT_CHANGED = "tournament.changed"
+
+
+class CatchUp(TypedDict):
+    """For the other processes' engine-state caches, never for a page: the raw actions (chance
+    outcomes unmasked) that lead from the previous version to this one."""
+
+    from_version: int
+    from_moves: int
+    actions: list[str]
+
+
+class MatchUpdated(TypedDict):
+    """A new version of a match: each audience's snapshot, serialised once by the writer."""
+
+    type: Literal["match.updated"]
+    version: int
+    spectator: str  # the spectators' snapshot frame, JSON text
+    seats: list[str | None]  # one frame per seat (None: its player left); [] for spectators' group
+    players: dict[str, int]  # user id as text -> seat
+    match_id: int
+    to_move: int | None  # who is to move, for sockets that only count turns (/ws/me/)
+    catch_up: CatchUp | None  # None when moves were taken back: no appending catches up
+
+
+class ChatPosted(TypedDict):
+    type: Literal["chat.message"]
+    message: dict
+
+
+class TakebackChanged(TypedDict):
+    """A request to take back a move was asked or answered (public to every audience)."""
+
+    type: Literal["match.takeback"]
+    version: int
+    takeback: dict | None
+
+
+class RematchOffered(TypedDict):
+    """A rematch of a finished match offered or answered."""
+
+    type: Literal["rematch.offer"]
+    offer: dict
+
+
+class MeChanged(TypedDict):
+    """A person's counts changed (``seats``: their matches too, so listen again)."""
+
+    type: Literal["me.changed"]
+    seats: bool
+
+
+class LobbyChanged(TypedDict):
+    type: Literal["lobby.changed"]
+
+
+class TournamentChanged(TypedDict):
+    type: Literal["tournament.changed"]
+
+
+def me_changed(*, seats: bool = False) -> MeChanged:
+    return {"type": "me.changed", "seats": seats}
+
+
+def lobby_changed() -> LobbyChanged:
+    return {"type": "lobby.changed"}
+
+
+def tournament_changed() -> TournamentChanged:
+    return {"type": "tournament.changed"}

@@ -1,0 +1,87 @@
+"""Publishing an outbox: the one way anything in the project reaches the sockets.
+
+``publish`` on the event loop (a socket's edge): each message is awaited on the channel
+layer, then each follow-up runs in the sockets' database threads. ``publish_now`` from sync
+code after the commit, through the bridge when the thread works for the server (``bridge``).
+``publish_on_commit`` from sync code inside a transaction: the outbox (or one event) is
+published once the transaction commits, and never if it rolls back.
+
+Every message and every follow-up is attempted on its own terms: a message that cannot be
+sent is logged, stops the rest (they go through the same layer) and is reported to
+``reach.send_failed``; a follow-up that fails is logged and the next still runs. Nothing a
+publish does is raised into the change that was committed: what is lost, the periodic checks
+and the pages' resync repair.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from . import bridge, reach
+from .executor import db
+from .outbox import Outbox
+
+log = logging.getLogger(__name__)
+
+
+async def publish(outbox: Outbox) -> bool:
+    """Send ``outbox`` from the event loop; whether every message went out."""
+    bridge.note_loop()
+    sent = True
+    if outbox.messages:
+        layer = get_channel_layer()
+        for group, message in outbox.messages:
+            try:
+                await layer.group_send(group, message)
+            except Exception:
+                log.exception("Could not send %s to %s", message.get("type"), group)
+                sent = False
+                break  # the next message goes through the same layer
+    if not sent:
+        await db(reach.send_failed)()
+    for follow_up in outbox.follow_ups:
+        try:
+            await db(follow_up)()
+        except Exception:
+            log.exception("A follow-up of a committed change failed: %r", follow_up)
+    return sent
+
+
+def publish_now(outbox: Outbox) -> bool:
+    """Send ``outbox`` from sync code, outside a transaction; whether every message went out."""
+    sent = True
+    layer = get_channel_layer() if outbox.messages else None
+    if layer is not None:
+        for group, message in outbox.messages:
+            try:
+                bridge.call(layer.group_send, group, message)
+            except Exception:
+                log.exception("Could not send %s to %s", message.get("type"), group)
+                sent = False
+                break
+    if not sent:
+        reach.send_failed()
+    for follow_up in outbox.follow_ups:
+        try:
+            follow_up()
+        except Exception:
+            log.exception("A follow-up of a committed change failed: %r", follow_up)
+    return sent
+
+
+def publish_on_commit(target: Outbox | str, event: Mapping[str, Any] | None = None) -> None:
+    """Publish ``target`` (an outbox, or a group to send ``event`` to) once the current
+    transaction commits; at once outside a transaction."""
+    if isinstance(target, str):
+        if event is None:
+            raise TypeError("publish_on_commit(group, event) needs the event")
+        outbox = Outbox()
+        outbox.send(target, event)
+    else:
+        outbox = target
+    transaction.on_commit(lambda: publish_now(outbox), robust=True)

@@ -1,0 +1,106 @@
+"""``JsonSocket``: the base of every socket of the site.
+
+It reads each frame under the limits of ``frames`` (size in bytes, nesting depth), refuses a
+client that sends more than ``max_frames_per_second``, answers ``{"type": "ping"}`` with
+``{"type": "pong"}``, and hands every other JSON object to the method named after its type
+(``frame_act`` for ``{"type": "act"}``). Anything else gets an error frame,
+``{"type": "error", "code", "message"}``, and the socket stays open. A subclass adds its own
+frames and its own events (the methods Channels calls for a group message) only.
+
+Events skip Channels' ``aclose_old_connections()`` hop into the one thread every socket of the
+process shares: these sockets touch the database only in their own threads (``executor``),
+which give their connections back themselves.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from . import bridge, frames
+
+PONG = '{"type": "pong"}'
+
+
+class JsonSocket(AsyncWebsocketConsumer):
+    max_frame_bytes = 4096
+    max_frames_per_second = 20
+    # A group message of a type this socket has no handler for: skipped (a socket that
+    # listens to groups other sockets share, whose messages it does not all use), or an error.
+    skip_unknown_events = False
+
+    # -- Channels' side ------------------------------------------------------------------
+    async def dispatch(self, message):
+        """As Channels' own, less the hop into the shared sync thread before every handler."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            if self.skip_unknown_events:
+                return
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def websocket_connect(self, message):
+        bridge.note_loop()
+        self.joined: list[str] = []
+        self._window_start = time.monotonic()
+        self._window_frames = 0
+        await super().websocket_connect(message)
+
+    async def join(self, group: str) -> None:
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.joined.append(group)
+
+    async def leave(self, group: str) -> None:
+        if group in self.joined:
+            self.joined.remove(group)
+        await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def disconnect(self, code):
+        for group in list(getattr(self, "joined", ())):
+            await self.leave(group)
+
+    # -- frames from the client ----------------------------------------------------------
+    async def receive(self, text_data=None, bytes_data=None):
+        if self.flooding():
+            await self.send_error("bad_request", "Too many messages: slow down.")
+            return
+        raw = text_data if text_data is not None else bytes_data or b""
+        try:
+            frame = frames.loads(raw, max_bytes=self.max_frame_bytes)
+        except frames.JSONRejected as exc:
+            await self.send_error("bad_request", str(exc))
+            return
+        kind = frame.get("type") if isinstance(frame, dict) else None
+        handler = getattr(self, f"frame_{kind}", None) if isinstance(kind, str) and kind.isidentifier() else None
+        if handler is None:
+            await self.send_error("bad_request", self.refusal(frame))
+            return
+        await handler(frame)
+
+    def flooding(self) -> bool:
+        now = time.monotonic()
+        if now - self._window_start >= 1.0:
+            self._window_start = now
+            self._window_frames = 0
+        self._window_frames += 1
+        return self._window_frames > self.max_frames_per_second
+
+    def refusal(self, frame: Any) -> str:
+        """What a frame this socket does not take is told."""
+        if not isinstance(frame, dict):
+            return "A message is a JSON object with a type."
+        return f"Unknown message type {str(frame.get('type'))[:20]!r}."
+
+    async def frame_ping(self, frame: dict) -> None:
+        await self.send(text_data=PONG)
+
+    # -- to the client -------------------------------------------------------------------
+    async def send_json(self, content: Any) -> None:
+        await self.send(text_data=json.dumps(content))
+
+    async def send_error(self, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message})
