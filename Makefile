@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench bench-bots install migrate demo worker beat serve clean
+.PHONY: run test lint bench bench-bots bench-live-compare install migrate demo worker beat serve clean
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -50,6 +50,10 @@ lint: install
 # bench.live needs PostgreSQL and Redis on 127.0.0.1 (it owns the database portal_bench and
 # Redis db 2) and takes about 12 minutes. bench.forum_search needs PostgreSQL too (its own
 # database portal_bench_search, 100,000 posts; a few minutes).
+# `make bench-live-compare REF=main` runs the move path of the portal at REF and of this
+# working tree in the same run, interleaved (`python -m bench.live --against REF`; about 5
+# minutes; CONFIGS=alone,n40 and PASSES=4 by default), refuses when their migrations differ, and
+# writes bench/results/live-compare.json and its section of docs/BENCHMARKS.md.
 # The bot tournament is long (MCTS Hard thinks up to 2 s a move): each run plays for
 # BOT_MINUTES, appends every game to bench/results/bots.jsonl and goes on from there, stops
 # each claim as soon as its SPRT decides, and rewrites docs/BOTS.md and games/bots/strength.json.
@@ -60,6 +64,12 @@ bench: install
 	$(PY) -m bench.forum_search
 	$(PY) -m bench.live
 	nice -n 10 $(PY) -m bench.bots --minutes $${BOT_MINUTES:-60} --results bench/results/bots.jsonl
+
+REF ?= main
+CONFIGS ?= alone,n40
+PASSES ?= 4
+bench-live-compare: install
+	$(PY) -m bench.live --against $(REF) --configs $(CONFIGS) --passes $(PASSES)
 
 # The bot tournament alone (the last step of bench), e.g. `make bench-bots BOT_MINUTES=120`.
 bench-bots: install

@@ -5,6 +5,7 @@ Run from the project folder, with PostgreSQL and Redis listening on 127.0.0.1::
     python -m bench.live                 # 3 passes, about 12 minutes; writes docs/BENCHMARKS.md
     python -m bench.live --quick         # one short pass, about 2 minutes, a sanity check
     python -m bench.live --passes 1 --seconds 8 --no-write
+    python -m bench.live --against main  # this working tree's move path against main's, about 5 minutes
 
 Everything stays on this machine: PostgreSQL at 127.0.0.1:5432 (user ``postgres``) and Redis
 at 127.0.0.1:6379. The benchmark owns the database ``portal_bench`` (dropped, created and
@@ -37,19 +38,43 @@ until at least 30 moves completed, for a slow server); latencies are those of th
 (broadcasts, requests) completed in that window. Every figure is the median over the passes.
 Results go to bench/results/live.json and to the text between ``<!-- live:start -->`` and
 ``<!-- live:end -->`` in docs/BENCHMARKS.md.
+
+Against another version (``--against REF [--configs alone,n40] [--workers 1] [--passes 4]
+[--seconds 5]``): is the move path of the working tree slower than REF's, measured in one run
+on one machine under one load? REF (a branch, a tag, a commit, ``HEAD~3``) is unpacked with
+``git archive`` into a temporary folder, removed at the end, on an error or on Ctrl-C alike;
+the repository itself is not touched. Both portals share the one database, migrated by the
+working tree, so the run refuses when the migrations of the two differ (compared as Python
+syntax trees: reformatting one is no difference); the working tree's code seeds the data and
+makes the matches, which REF's portal must read. Each pass starts the bare baseline and two
+portals, REF's with its folder as working directory, both with this interpreter and the same
+environment (one ``SECRET_KEY`` for both, so both accept the bench's sessions); for each chosen
+configuration (``alone``, ``spectators``, ``n10``, ``n40``, ``n100``, ``n40-think``; default
+``alone`` and ``n40``, on 1 worker process) it runs the baseline and then the two portals, REF
+first in odd passes and the working tree first in even ones (4 passes by default, 2 with
+``--quick``). The report gives, per configuration, the medians over the passes of moves/s, p50
+and p99 for the baseline, REF and the working tree, and the medians of the per-pass ratios
+working tree / REF and each portal / baseline, with their lowest and highest. It goes to
+bench/results/live-compare.json and, unless ``--no-write``, between
+``<!-- live-compare:start -->`` and ``<!-- live-compare:end -->`` in docs/BENCHMARKS.md.
+Pages are not measured in a comparison.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import asyncio
 import bisect
 import contextlib
+import hashlib
 import json
 import math
 import multiprocessing
 import os
 import random
+import secrets
+import shutil
 import signal
 import socket
 import statistics
@@ -140,8 +165,13 @@ def median(values) -> float | None:
 # Services and servers
 
 
+# Set by a comparison (--against): what both portals and the bench's own process must share.
+SHARED_ENV: dict[str, str] = {}
+
+
 def server_env() -> dict[str, str]:
     env = dict(os.environ)
+    env.update(SHARED_ENV)
     env.update(
         DATABASE_URL=f"{PG_SERVER}/{DB_NAME}",
         REDIS_URL=REDIS_URL,
@@ -195,9 +225,10 @@ def http_status(port: int, path: str, timeout: float = 2.0) -> int | None:
 
 
 class Server:
-    """``uvicorn <app> --workers W`` in its own process group, logging to a file."""
+    """``uvicorn <app> --workers W`` in its own process group, logging to a file; run from
+    ``cwd`` (the working tree unless told), so the app is the one in that folder."""
 
-    def __init__(self, app: str, workers: int, logs: Path, name: str):
+    def __init__(self, app: str, workers: int, logs: Path, name: str, cwd: Path = ROOT):
         self.app, self.workers, self.name = app, workers, name
         self.port = free_port()
         self.log_path = logs / f"{name}.log"
@@ -205,7 +236,7 @@ class Server:
         command = [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(self.port)]
         command += ["--workers", str(workers), "--log-level", "warning"]
         self.proc = subprocess.Popen(
-            command, cwd=ROOT, env=server_env(), stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+            command, cwd=cwd, env=server_env(), stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
         )
 
     def wait_ready(self, timeout: float = 90.0) -> None:
@@ -1063,7 +1094,8 @@ class Bench:
         self.results.append(row)
         rate = row.get("rate")
         unit = {"baseline": "broadcasts/s", "portal": "moves/s", "page": "req/s"}[kind]
-        line = f"[{time.monotonic() - self.began:5.0f} s] pass {pass_no} w{workers} {kind:<8} {name:<22}"
+        shown = extra.get("arm", kind)  # a comparison names the portal it ran
+        line = f"[{time.monotonic() - self.began:5.0f} s] pass {pass_no} w{workers} {shown:<8} {name:<22}"
         line += f" {rate:>8.1f} {unit:<13}"
         line += f" p50 {row.get('p50_ms')} ms  p99 {row.get('p99_ms')} ms"
         if kind == "portal" and row.get("players_p99_ms") is not None and name == CROWD.name:
@@ -1403,45 +1435,378 @@ def versions_of() -> dict:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="one short pass over fewer configurations")
-    parser.add_argument("--passes", type=int, help="passes (default 3, 1 with --quick)")
-    parser.add_argument("--seconds", type=float, help="measurement window of a live configuration (default 5)")
-    parser.add_argument("--warmup", type=float, help="warm-up before each window (default 1.5)")
-    parser.add_argument("--page-seconds", type=float, help="measurement window of a page (default 1.5)")
-    parser.add_argument("--spectators", type=int, default=250, help="the crowd watching one match")
-    parser.add_argument("--players", type=int, default=400, help="accounts in the bench database")
-    parser.add_argument("--finished", type=int, default=3000, help="finished rated matches in the bench database")
-    parser.add_argument(
-        "--only",
-        help="comma-separated configurations to run (alone, spectators, n10, n40, n100, n40-think, pages)",
+# ------------------------------------------------------------------------------------------
+# Against another git ref: the portal of REF and the portal of the working tree, interleaved
+
+
+COMPARE_RESULTS = ROOT / "bench" / "results" / "live-compare.json"
+COMPARE_CONFIGS = [ALONE, CROWD, N10, N40, N100, THINK]
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One portal of a comparison: its files, and the commit they come from."""
+
+    key: str  # "ref" or "tree"
+    label: str
+    commit: str
+    root: Path
+
+
+def git(*args: str, cwd: Path = ROOT) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+    if done.returncode:
+        raise SystemExit(f"git {' '.join(args)}: {done.stderr.strip() or done.returncode}")
+    return done.stdout.strip()
+
+
+def export_ref(commit: str, dest: Path) -> None:
+    """The files of ``commit`` into ``dest`` (``git archive | tar -x``): nothing in the
+    repository changes, and removing ``dest`` undoes it."""
+    archive = subprocess.Popen(["git", "archive", "--format=tar", commit], cwd=ROOT, stdout=subprocess.PIPE)
+    try:
+        subprocess.run(["tar", "-x", "-C", str(dest)], stdin=archive.stdout, check=True, timeout=300)
+    finally:
+        archive.stdout.close()
+        archive.wait(timeout=60)
+    if archive.returncode:
+        raise SystemExit(f"git archive {commit} failed with {archive.returncode}")
+
+
+def migrations_of(root: Path) -> dict[str, str]:
+    """Every migration file under ``root`` (``<app>/migrations/*.py``) with the digest of its
+    syntax tree: formatting and comments do not count, an operation or a dependency does."""
+    out = {}
+    for path in sorted(root.glob("*/migrations/*.py")):
+        tree = ast.dump(ast.parse(path.read_text(), filename=str(path)))
+        out[str(path.relative_to(root))] = hashlib.sha256(tree.encode()).hexdigest()
+    return out
+
+
+def migration_differences(ref: Path, tree: Path) -> list[str]:
+    a, b = migrations_of(ref), migrations_of(tree)
+    out = [f"{name}: only in the ref" for name in sorted(set(a) - set(b))]
+    out += [f"{name}: only in the working tree" for name in sorted(set(b) - set(a))]
+    out += [f"{name}: differs" for name in sorted(set(a) & set(b)) if a[name] != b[name]]
+    return out
+
+
+def portal_folder(root: Path) -> Path:
+    """Where a process started like the servers (this interpreter, the bench environment,
+    ``cwd`` = ``root``) imports the ``portal`` package from."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import pathlib, portal; print(pathlib.Path(portal.__file__).resolve().parent.parent)"],
+        cwd=root,
+        env=server_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
-    parser.add_argument("--no-write", action="store_true", help="print and write the JSON only, leave the doc alone")
-    parser.add_argument("--json", type=Path, default=RESULTS, help="where the results go (default %(default)s)")
-    parser.add_argument("--keep-db", action="store_true", help="leave portal_bench in place at the end")
-    args = parser.parse_args(argv)
-    plan = plan_for(args)
-    if args.only:
-        keep = set(args.only.split(","))
-        plan.per_workers = {w: [c for c in cs if c.name in keep] for w, cs in plan.per_workers.items()}
-        if "pages" not in keep:
-            plan.page_workers = []
-        plan.per_workers = {w: cs for w, cs in plan.per_workers.items() if cs or w in plan.page_workers}
+    if done.returncode:
+        raise SystemExit(f"cannot import portal from {root}: {done.stderr.strip()[-500:]}")
+    return Path(done.stdout.strip())
 
-    def interrupted(signum, frame):
-        raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, interrupted)
+def configs_for(names: str, spectators: int) -> list[Live]:
+    crowd = Live(CROWD.name, f"1 match, {spectators} spectators", 1, spectators=spectators, baseline=False)
+    known = {c.name: (crowd if c.name == CROWD.name else c) for c in COMPARE_CONFIGS}
+    chosen = [n.strip() for n in names.split(",") if n.strip()]
+    unknown = [n for n in chosen if n not in known]
+    if unknown or not chosen:
+        raise SystemExit(f"--configs: unknown {', '.join(unknown) or '(none given)'}; known: {', '.join(known)}")
+    return [known[n] for n in dict.fromkeys(chosen)]
+
+
+class Compare(Bench):
+    """Each pass, for each number of processes: the bare baseline and both portals up at once;
+    per configuration the baseline, then the two portals, the ref first in odd passes and the
+    working tree first in even ones."""
+
+    def __init__(self, arms: list[Arm], configs: list[Live], workers: list[int], **kwargs):
+        super().__init__(**kwargs)
+        self.arms, self.configs, self.workers = arms, configs, workers
+
+    def one_pass(self, pass_no: int) -> None:
+        plan = self.plan
+        order = self.arms if pass_no % 2 else self.arms[::-1]
+        for workers in self.workers:
+            servers: dict[str, Server] = {}
+            try:
+                name = f"baseline-w{workers}-p{pass_no}"
+                servers["baseline"] = Server("bench.baseline_asgi:application", workers, self.logs, name)
+                for arm in self.arms:
+                    name = f"portal-{arm.key}-w{workers}-p{pass_no}"
+                    servers[arm.key] = Server("portal.asgi:application", workers, self.logs, name, cwd=arm.root)
+                for server in servers.values():
+                    server.wait_ready()
+                for config in self.configs:
+                    if config.baseline:
+                        result = self._bounded(
+                            baseline_run(servers["baseline"].port, config.matches, plan.warmup, plan.seconds),
+                            plan.warmup + plan.seconds * EXTEND + 60,
+                        )
+                        self.record(pass_no, "baseline", config.name, workers, result, matches=config.matches)
+                    for position, arm in enumerate(order, 1):
+                        port = servers[arm.key].port
+                        result = self._bounded(
+                            portal_run(port, self.factory, self.executor, config, plan.warmup, plan.seconds),
+                            plan.warmup + plan.seconds * EXTEND + 240,
+                            port=port,
+                        )
+                        extra = {"matches": config.matches, "arm": arm.key, "position": position}
+                        self.record(pass_no, "portal", config.name, workers, result, **extra)
+            finally:
+                for server in servers.values():
+                    server.stop()
+
+
+FIGURES = ("rate", "p50_ms", "p99_ms")
+
+
+def _ratios(top: dict[int, dict], bottom: dict[int, dict], key: str) -> dict | None:
+    """The per-pass ratios top/bottom of one figure: their median, lowest and highest."""
+    ratios = [top[p][key] / bottom[p][key] for p in top if p in bottom and top[p].get(key) and bottom[p].get(key)]
+    if not ratios:
+        return None
+    return {"median": round(median(ratios), 4), "low": round(min(ratios), 4), "high": round(max(ratios), 4)}
+
+
+def compare_summary(results: list[dict], configs: list[Live], workers_list: list[int]) -> list[dict]:
+    """Per configuration and number of processes: the medians over passes of each side, and the
+    medians of the per-pass ratios working tree / ref and each portal / baseline."""
+
+    def rows(kind: str, config: str, workers: int, arm: str | None = None) -> dict[int, dict]:
+        return {
+            r["pass"]: r
+            for r in results
+            if (r["kind"], r["config"], r["workers"], r.get("arm")) == (kind, config, workers, arm)
+        }
+
+    def side(by_pass: dict[int, dict]) -> dict | None:
+        if not by_pass:
+            return None
+        runs = by_pass.values()
+        return {
+            "passes": len(by_pass),
+            **{k: median(r.get(k) for r in runs) for k in FIGURES},
+            "errors": sum(sum(r.get("errors", {}).values()) for r in runs),
+            "stalled": sum(r.get("stalled", 0) for r in runs),
+            "failed": sum(1 for r in runs if r.get("failed")),
+            "empty": sum(1 for r in runs if not r.get("completed")),
+        }
+
+    out = []
+    for workers in workers_list:
+        for config in configs:
+            base = rows("baseline", config.name, workers)
+            ref = rows("portal", config.name, workers, "ref")
+            tree = rows("portal", config.name, workers, "tree")
+            out.append(
+                {
+                    "config": config.name,
+                    "label": config.label,
+                    "workers": workers,
+                    "baseline": side(base),
+                    "ref": side(ref),
+                    "tree": side(tree),
+                    "tree_vs_ref": {k: _ratios(tree, ref, k) for k in FIGURES},
+                    "ref_vs_baseline": {k: _ratios(ref, base, k) for k in FIGURES},
+                    "tree_vs_baseline": {k: _ratios(tree, base, k) for k in FIGURES},
+                }
+            )
+    return out
+
+
+def _ratio_text(ratio: dict | None, spread: bool) -> str:
+    if not ratio:
+        return "-"
+    text = f"{ratio['median']:.2f}"
+    if spread and ratio["low"] != ratio["high"]:
+        text += f" ({ratio['low']:.2f}-{ratio['high']:.2f})"
+    return text
+
+
+def compare_report(info: dict, versions: dict, plan: Plan, arms: list[Arm], summary: list[dict], extra) -> str:
+    ref, tree = arms
+    workers_list = sorted({row["workers"] for row in summary})
+    spread = plan.passes > 1
+    lines = [
+        f"Measured on {info['date']} by `python -m bench.live --against {extra['ref_name']}`: {info['summary']}, "
+        f"PostgreSQL {versions['postgresql']}, Redis {versions['redis']}, uvicorn {versions['uvicorn']}, channels "
+        f"{versions['channels']}, channels-redis {versions['channels_redis']} with `RedisPubSubChannelLayer`; "
+        f"load average (1 min) {extra['load'][0]:.1f} at the start, {extra['load'][1]:.1f} at the end.",
+        "",
+        f"Compared: the ref `{extra['ref_name']}` = `{ref.commit}` and the working tree at `{tree.commit}`"
+        + (" with uncommitted changes" if extra["dirty"] else "")
+        + ". Each pass starts, under uvicorn with "
+        f"{' and '.join(map(str, workers_list))} worker {'process' if workers_list == [1] else 'processes'}, the "
+        "bare Channels app and two portals, one served from the ref's files (`git archive`, in a folder of its "
+        "own) and one from the working tree's, on the same interpreter, database (migrated by the working tree; "
+        "both have the same migrations) and Redis; for each configuration it runs the baseline, then both "
+        "portals, the ref first in odd passes and the working tree first in even ones. Players, spectators and "
+        f"windows as in Live play ({plan.seconds:g} s window after {plan.warmup:g} s of warm-up). "
+        f"{plan.passes} {'passes' if plan.passes > 1 else 'pass'}; every figure is the median over the passes, "
+        "every ratio the median of the per-pass ratios"
+        + (" (lowest-highest in brackets)" if spread else "")
+        + ". Working tree / ref: above 1 is faster for moves/s, slower for latencies.",
+        "",
+        "| Configuration | Processes | Baseline broadcasts/s | Baseline p50 / p99 ms | Ref moves/s "
+        "| Ref p50 / p99 ms | Working tree moves/s | Working tree p50 / p99 ms |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in summary:
+        b, r, t = row["baseline"] or {}, row["ref"] or {}, row["tree"] or {}
+        lines.append(
+            f"| {row['label']} | {row['workers']} | {fmt(b.get('rate'), 0)} | {fmt(b.get('p50_ms'))} / "
+            f"{fmt(b.get('p99_ms'))} | {fmt(r.get('rate'))} | {fmt(r.get('p50_ms'))} / {fmt(r.get('p99_ms'))} | "
+            f"{fmt(t.get('rate'))} | {fmt(t.get('p50_ms'))} / {fmt(t.get('p99_ms'))} |"
+        )
+    lines += [
+        "",
+        "| Configuration | Processes | Working tree / ref: moves/s | p50 | p99 "
+        "| Ref / baseline: rate | p50 | Working tree / baseline: rate | p50 |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in summary:
+        tr, rb, tb = row["tree_vs_ref"], row["ref_vs_baseline"], row["tree_vs_baseline"]
+        lines.append(
+            f"| {row['label']} | {row['workers']} | {_ratio_text(tr['rate'], spread)} | "
+            f"{_ratio_text(tr['p50_ms'], spread)} | {_ratio_text(tr['p99_ms'], spread)} | "
+            f"{_ratio_text(rb['rate'], spread)} | {_ratio_text(rb['p50_ms'], spread)} | "
+            f"{_ratio_text(tb['rate'], spread)} | {_ratio_text(tb['p50_ms'], spread)} |"
+        )
+    problems = []
+    for row in summary:
+        for key in ("baseline", "ref", "tree"):
+            side = row[key] or {}
+            seen = [f"{side[k]} {k}" for k in ("failed", "errors", "stalled") if side.get(k)]
+            if side.get("empty"):
+                seen.append(f"nothing completed in {side['empty']} of {side['passes']} passes")
+            if seen:
+                problems.append(f"{row['config']} w{row['workers']} {key}: {', '.join(seen)}")
+    if extra["log_problems"]:
+        problems.append("server logs with errors: " + ", ".join(f"{k} ({n})" for k, n in extra["log_problems"].items()))
+    if problems:
+        lines += ["", "Seen during the run: " + "; ".join(problems) + "."]
+    return "\n".join(lines)
+
+
+def compare_main(args, plan: Plan) -> int:
+    """``--against REF``: prepare the ref's folder, refuse if the migrations differ, run the
+    passes, report; the folder, the servers and the database go away at the end whatever happens."""
+    configs = configs_for(args.configs or "alone,n40", args.spectators)
+    try:
+        workers_list = sorted({int(w) for w in (args.workers or "1").split(",")})
+        if not workers_list or min(workers_list) < 1:
+            raise ValueError
+    except ValueError:
+        raise SystemExit(f"--workers: a comma-separated list of numbers, not {args.workers!r}") from None
+    found = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", f"{args.against}^{{commit}}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    if found.returncode:
+        raise SystemExit(f"--against: {args.against!r} names no commit of this repository")
+    commit = found.stdout.strip()
+    tree_commit = git("rev-parse", "HEAD")
+    # What the working tree serves beyond its commit (the bench's own outputs aside).
+    dirty = bool(git("status", "--porcelain", "--", ".", ":!bench/results", ":!docs"))
+    if not os.environ.get("SECRET_KEY"):
+        # Without one, each portal generates its own into an ignored file of its folder, and the
+        # ref's would refuse the sessions the bench signs with the working tree's.
+        SHARED_ENV["SECRET_KEY"] = secrets.token_urlsafe(50)
     began = time.monotonic()
     load_at_start = os.getloadavg()[0]
-    info = machine()
-    versions = versions_of()
-    print(
-        f"{info['summary']}, PostgreSQL {versions['postgresql']}, Redis {versions['redis']}",
-        flush=True,
-    )
-    logs = Path(tempfile.mkdtemp(prefix="bench-live-"))
+    folder = Path(tempfile.mkdtemp(prefix="bench-live-ref-"))
+    try:
+        export_ref(commit, folder)
+        differences = migration_differences(folder, ROOT)
+        if differences:
+            print(
+                f"refusing: the migrations of {args.against} ({commit[:12]}) and of the working tree differ, and "
+                f"both portals would share one database:\n  " + "\n  ".join(differences),
+                file=sys.stderr,
+            )
+            return 2
+        arms = [
+            Arm("ref", f"{args.against} ({commit[:12]})", commit, folder),
+            Arm("tree", f"working tree ({tree_commit[:12]}{', changed' if dirty else ''})", tree_commit, ROOT),
+        ]
+        for arm in arms:
+            found = portal_folder(arm.root)
+            if found != arm.root.resolve():
+                raise SystemExit(f"the {arm.label} portal would be imported from {found}, not {arm.root}")
+        info = machine()
+        versions = versions_of()
+        print(f"{info['summary']}, PostgreSQL {versions['postgresql']}, Redis {versions['redis']}", flush=True)
+        print(f"ref: {arms[0].label} in {folder}; {arms[1].label} in {ROOT}", flush=True)
+        logs = Path(tempfile.mkdtemp(prefix="bench-live-"))
+        with bench_database(args) as (seeded, executor):
+            bench = Compare(
+                arms,
+                configs,
+                workers_list,
+                plan=plan,
+                seeded=seeded,
+                factory=Factory(seeded.users, random.Random(7)),
+                executor=executor,
+                logs=logs,
+            )
+            for pass_no in range(1, plan.passes + 1):
+                bench.one_pass(pass_no)
+        summary = compare_summary(bench.results, configs, workers_list)
+        problems = log_problems(logs)
+        load = (load_at_start, os.getloadavg()[0])
+        extra = {"ref_name": args.against, "dirty": dirty, "log_problems": problems, "load": load}
+        body = compare_report(info, versions, plan, arms, summary, extra)
+        elapsed = time.monotonic() - began
+        out = args.json or COMPARE_RESULTS
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(
+            json.dumps(
+                {
+                    "machine": info,
+                    "versions": versions,
+                    "ref": {"name": args.against, "commit": commit},
+                    "tree": {"commit": tree_commit, "uncommitted_changes": dirty},
+                    "plan": {
+                        "passes": plan.passes,
+                        "seconds": plan.seconds,
+                        "warmup": plan.warmup,
+                        "configs": [c.name for c in configs],
+                        "workers": workers_list,
+                        "order": "ref then working tree in odd passes, working tree then ref in even ones",
+                    },
+                    "elapsed_s": round(elapsed, 1),
+                    "load_average": load,
+                    "runs": bench.results,
+                    "medians": summary,
+                    "server_log_problems": problems,
+                },
+                indent=1,
+            )
+            + "\n"
+        )
+        print()
+        print(body)
+        print(f"\nwrote {out}; server logs in {logs}; {elapsed:.0f} s in all")
+        if not args.no_write:
+            write_section(DOC, "live-compare", "Live play against another version", body)
+            print(f"wrote {DOC.relative_to(ROOT)}")
+        return 0
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def bench_database(args):
+    """Empty the bench's Redis database, create, migrate (with the working tree's migrations)
+    and seed ``portal_bench``; yield the seeded data and the one thread the clients use for the
+    database. At the end, even on an error or Ctrl-C: connections closed, Redis database emptied,
+    ``portal_bench`` dropped (unless ``--keep-db``)."""
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bench-db")
     redis = redis_client()
     django_ready = False
@@ -1467,6 +1832,89 @@ def main(argv: list[str] | None = None) -> int:
         from django.db import connections
 
         connections.close_all()
+        yield seeded, executor
+    finally:
+        if django_ready:
+            from django.db import connections
+
+            with contextlib.suppress(Exception):
+                executor.submit(connections.close_all).result(10)
+            connections.close_all()
+        executor.shutdown(wait=False, cancel_futures=True)
+        with contextlib.suppress(Exception):
+            redis.flushdb()
+        if not args.keep_db:
+            with contextlib.suppress(Exception):
+                drop_database()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="one short pass over fewer configurations")
+    parser.add_argument("--passes", type=int, help="passes (default 3, 1 with --quick)")
+    parser.add_argument("--seconds", type=float, help="measurement window of a live configuration (default 5)")
+    parser.add_argument("--warmup", type=float, help="warm-up before each window (default 1.5)")
+    parser.add_argument("--page-seconds", type=float, help="measurement window of a page (default 1.5)")
+    parser.add_argument("--spectators", type=int, default=250, help="the crowd watching one match")
+    parser.add_argument("--players", type=int, default=400, help="accounts in the bench database")
+    parser.add_argument("--finished", type=int, default=3000, help="finished rated matches in the bench database")
+    parser.add_argument(
+        "--only",
+        help="comma-separated configurations to run (alone, spectators, n10, n40, n100, n40-think, pages)",
+    )
+    parser.add_argument("--no-write", action="store_true", help="print and write the JSON only, leave the doc alone")
+    parser.add_argument(
+        "--json",
+        type=Path,
+        help=f"where the results go (default {RESULTS.relative_to(ROOT)}, with --against "
+        f"{COMPARE_RESULTS.relative_to(ROOT)})",
+    )
+    parser.add_argument("--keep-db", action="store_true", help="leave portal_bench in place at the end")
+    compare = parser.add_argument_group("comparing with another version of the portal")
+    compare.add_argument(
+        "--against",
+        metavar="REF",
+        help="serve the portal from this git ref and from the working tree, interleaved, on the move path",
+    )
+    compare.add_argument(
+        "--configs",
+        help="with --against: comma-separated configurations (alone, spectators, n10, n40, n100, n40-think; "
+        "default alone,n40)",
+    )
+    compare.add_argument("--workers", help="with --against: worker processes, e.g. 1 or 1,2 (default 1)")
+    args = parser.parse_args(argv)
+    if args.against and args.only:
+        parser.error("--only is for the full run; with --against choose with --configs")
+    if not args.against and (args.configs or args.workers):
+        parser.error("--configs and --workers go with --against")
+    plan = plan_for(args)
+    if args.against:
+        # Passes in pairs, so each portal goes first as often as the other.
+        plan.passes = args.passes or (2 if args.quick else 4)
+    if args.only:
+        keep = set(args.only.split(","))
+        plan.per_workers = {w: [c for c in cs if c.name in keep] for w, cs in plan.per_workers.items()}
+        if "pages" not in keep:
+            plan.page_workers = []
+        plan.per_workers = {w: cs for w, cs in plan.per_workers.items() if cs or w in plan.page_workers}
+
+    def interrupted(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupted)
+    if args.against:
+        return compare_main(args, plan)
+    args.json = args.json or RESULTS
+    began = time.monotonic()
+    load_at_start = os.getloadavg()[0]
+    info = machine()
+    versions = versions_of()
+    print(
+        f"{info['summary']}, PostgreSQL {versions['postgresql']}, Redis {versions['redis']}",
+        flush=True,
+    )
+    logs = Path(tempfile.mkdtemp(prefix="bench-live-"))
+    with bench_database(args) as (seeded, executor):
         bench = Bench(plan, seeded, Factory(seeded.users, random.Random(7)), executor, logs)
         for pass_no in range(1, plan.passes + 1):
             bench.one_pass(pass_no)
@@ -1515,19 +1963,6 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_write:
             write_section(DOC, "live", "Live play", body)
             print(f"wrote {DOC.relative_to(ROOT)}")
-    finally:
-        if django_ready:
-            from django.db import connections
-
-            with contextlib.suppress(Exception):
-                executor.submit(connections.close_all).result(10)
-            connections.close_all()
-        executor.shutdown(wait=False, cancel_futures=True)
-        with contextlib.suppress(Exception):
-            redis.flushdb()
-        if not args.keep_db:
-            with contextlib.suppress(Exception):
-                drop_database()
     return 0
 
 
