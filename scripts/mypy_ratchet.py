@@ -22,8 +22,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = ROOT / "mypy-baseline.txt"
 
-# path:line: error: message  [code]   (mypy's default output, no columns, no colour)
-ERROR_LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+)(?::\d+)?: error: (?P<message>.*?)(?:  \[(?P<code>[a-z0-9-]+)\])?$")
+# path:line: error: message  [code]   (mypy's default output, no colour)
+ERROR_LINE = re.compile(
+    r"^(?P<path>[^:]+):(?P<line>\d+)(?::\d+)?: error: (?P<message>.*?)(?:  \[(?P<code>[a-z0-9-]+)\])?$"
+)
 # Line numbers inside messages ("already defined on line 12") move with every edit.
 LINE_IN_MESSAGE = re.compile(r"\bline \d+\b")
 BASELINE_LINE = re.compile(r"^\s*(?P<count>\d+) (?P<key>.+)$")
