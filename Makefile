@@ -44,8 +44,13 @@ TEST_WORKERS ?= 2
 test: install
 	PORTAL_TESTING=1 $(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
+# ruff, the formatting, mypy against mypy-baseline.txt and the import contracts (CONTRIBUTING.md).
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) scripts/ruff_debt.py
+	$(PY) scripts/mypy_ratchet.py
+	$(VENV)/bin/lint-imports
 
 # bench.live needs PostgreSQL and Redis on 127.0.0.1 (it owns the database portal_bench and
 # Redis db 2) and takes about 12 minutes. bench.forum_search needs PostgreSQL too (its own
@@ -76,4 +81,4 @@ bench-bots: install
 	nice -n 10 $(PY) -m bench.bots --minutes $${BOT_MINUTES:-60} --results bench/results/bots.jsonl
 
 clean:
-	rm -rf $(VENV) staticfiles test-artifacts
+	rm -rf $(VENV) staticfiles test-artifacts .mypy_cache .import_linter_cache .ruff_cache
