@@ -1467,7 +1467,8 @@ def export_ref(commit: str, dest: Path) -> None:
     try:
         subprocess.run(["tar", "-x", "-C", str(dest)], stdin=archive.stdout, check=True, timeout=300)
     finally:
-        archive.stdout.close()
+        if archive.stdout is not None:
+            archive.stdout.close()
         archive.wait(timeout=60)
     if archive.returncode:
         raise SystemExit(f"git archive {commit} failed with {archive.returncode}")
@@ -1568,7 +1569,7 @@ def _ratios(top: dict[int, dict], bottom: dict[int, dict], key: str) -> dict | N
     ratios = [top[p][key] / bottom[p][key] for p in top if p in bottom and top[p].get(key) and bottom[p].get(key)]
     if not ratios:
         return None
-    return {"median": round(median(ratios), 4), "low": round(min(ratios), 4), "high": round(max(ratios), 4)}
+    return {"median": round(statistics.median(ratios), 4), "low": round(min(ratios), 4), "high": round(max(ratios), 4)}
 
 
 def compare_summary(results: list[dict], configs: list[Live], workers_list: list[int]) -> list[dict]:
@@ -1736,9 +1737,9 @@ def compare_main(args, plan: Plan) -> int:
             Arm("tree", f"working tree ({tree_commit[:12]}{', changed' if dirty else ''})", tree_commit, ROOT),
         ]
         for arm in arms:
-            found = portal_folder(arm.root)
-            if found != arm.root.resolve():
-                raise SystemExit(f"the {arm.label} portal would be imported from {found}, not {arm.root}")
+            imported_from = portal_folder(arm.root)
+            if imported_from != arm.root.resolve():
+                raise SystemExit(f"the {arm.label} portal would be imported from {imported_from}, not {arm.root}")
         info = machine()
         versions = versions_of()
         print(f"{info['summary']}, PostgreSQL {versions['postgresql']}, Redis {versions['redis']}", flush=True)

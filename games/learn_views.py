@@ -12,7 +12,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from live import frames
+from portal import json_limits
 
 from .forms import UNTIMED
 from .seat_names import seat_names
@@ -85,8 +85,8 @@ def learn_move(request, slug):
     answers the position to show; ``ok`` says whether the move was the taught one."""
     _tutorial_or_404(slug)
     try:
-        data = frames.loads(request.body)
-    except frames.JSONRejected as exc:
+        data = json_limits.loads(request.body)
+    except json_limits.JSONRejected as exc:
         return JsonResponse({"code": "bad_request", "message": str(exc)}, status=400)
     action = data.get("action") if isinstance(data, dict) else None
     shown = data.get("progress") if isinstance(data, dict) else None

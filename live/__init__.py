@@ -7,8 +7,8 @@ the project sends to a channel layer.
 
 Here too: the group names (``groups``), the typed events (``events``), the sockets' database
 threads (``executor``), the bridge from worker threads to the server's event loop
-(``bridge``), the base consumer every socket extends (``sockets.JsonSocket``), the limits on
-a client's JSON (``frames``) and whether the channel layer can be reached (``reach``).
+(``bridge``), the base consumer every socket extends (``sockets.JsonSocket``: frame limits,
+flood control, ping, error frames) and whether the channel layer can be reached (``reach``).
 
 This package imports no domain app: the apps use it, never the reverse.
 """

@@ -13,7 +13,7 @@ import asyncio
 import logging
 import os
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -63,7 +63,7 @@ def bind() -> None:
     _thread.for_server = True
 
 
-def call(coroutine_function: Callable[..., Awaitable[Any]], *args: Any, timeout: float = 5.0) -> None:
+def call(coroutine_function: Callable[..., Coroutine[Any, Any, Any]], *args: Any, timeout: float = 5.0) -> None:
     """Run ``coroutine_function(*args)`` to its end from sync code: on the server's loop for a
     thread bound to it, else through ``async_to_sync``. A loop that stops meanwhile (the
     server shutting down) costs at most ``timeout``, never a thread stuck for good; the

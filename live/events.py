@@ -7,15 +7,15 @@ it, so a socket runs no query and no ``json.dumps`` per listener.
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Final, Literal, TypedDict
 
-MATCH_UPDATED = "match.updated"
-CHAT_MESSAGE = "chat.message"
-MATCH_TAKEBACK = "match.takeback"
-REMATCH_OFFER = "rematch.offer"
-ME_CHANGED = "me.changed"
-LOBBY_CHANGED = "lobby.changed"
-TOURNAMENT_CHANGED = "tournament.changed"
+MATCH_UPDATED: Final = "match.updated"
+CHAT_MESSAGE: Final = "chat.message"
+MATCH_TAKEBACK: Final = "match.takeback"
+REMATCH_OFFER: Final = "rematch.offer"
+ME_CHANGED: Final = "me.changed"
+LOBBY_CHANGED: Final = "lobby.changed"
+TOURNAMENT_CHANGED: Final = "tournament.changed"
 
 
 class CatchUp(TypedDict):

@@ -1,7 +1,7 @@
 """``JsonSocket``: the base of every socket of the site.
 
-It reads each frame under the limits of ``frames`` (size in bytes, nesting depth), refuses a
-client that sends more than ``max_frames_per_second``, answers ``{"type": "ping"}`` with
+It reads each frame under the limits of ``portal.json_limits`` (size in bytes, nesting depth),
+refuses a client that sends more than ``max_frames_per_second``, answers ``{"type": "ping"}`` with
 ``{"type": "pong"}``, and hands every other JSON object to the method named after its type
 (``frame_act`` for ``{"type": "act"}``). Anything else gets an error frame,
 ``{"type": "error", "code", "message"}``, and the socket stays open. A subclass adds its own
@@ -21,7 +21,9 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import bridge, frames
+from portal import json_limits
+
+from . import bridge
 
 PONG = '{"type": "pong"}'
 
@@ -70,8 +72,8 @@ class JsonSocket(AsyncWebsocketConsumer):
             return
         raw = text_data if text_data is not None else bytes_data or b""
         try:
-            frame = frames.loads(raw, max_bytes=self.max_frame_bytes)
-        except frames.JSONRejected as exc:
+            frame = json_limits.loads(raw, max_bytes=self.max_frame_bytes)
+        except json_limits.JSONRejected as exc:
             await self.send_error("bad_request", str(exc))
             return
         kind = frame.get("type") if isinstance(frame, dict) else None

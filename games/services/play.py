@@ -99,7 +99,7 @@ def _play(match: Match, seat: Seat, action: str, version: int, moves_read: int |
         state.apply(action)
     except IllegalAction as exc:
         raise MatchError(str(exc), "illegal") from None
-    applied = [(seat.index, action)]
+    applied: list[tuple[int | None, str]] = [(seat.index, action)]
     resolve_chance(state, applied)
     return state, applied
 

@@ -24,7 +24,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 import live
-from live.events import MATCH_UPDATED, MatchUpdated
+from live.events import MATCH_UPDATED, CatchUp, MatchUpdated
 from live.groups import match_group, match_players_group
 
 from .. import signals, state_cache
@@ -106,7 +106,8 @@ def read_with_seats(match_id: int) -> tuple[Match, list[Seat], int]:
     without a lock, the moves may move on before the engine state is loaded, and this number
     tells which state the row is at."""
     seats = _seats_joined(match_id, locked=False)
-    moves_read = 0 if seats[0].last_move is None else seats[0].last_move + 1
+    last_move = getattr(seats[0], "last_move")  # annotated by the query  # noqa: B009
+    moves_read = 0 if last_move is None else last_move + 1
     return match_holding(seats), seats, moves_read
 
 
@@ -234,7 +235,7 @@ def _publish_update(
         state = state_cache.load(match)
     payloads = audience_payloads(match, seats, state, new_moves)
     actions = [action for _, _, action in new_moves or ()]
-    catch_up = None  # moves were taken back: no appending catches up
+    catch_up: CatchUp | None = None  # moves were taken back: no appending catches up
     if not rewound:
         catch_up = {
             "from_version": match.version - 1,
@@ -244,7 +245,10 @@ def _publish_update(
     turn = match.to_move if match.status == Match.Status.ACTIVE else None
     everyone: MatchUpdated = {
         "type": MATCH_UPDATED,
-        **payloads,
+        "version": payloads["version"],
+        "spectator": payloads["spectator"],
+        "seats": payloads["seats"],
+        "players": payloads["players"],
         "catch_up": catch_up,
         "match_id": match.pk,
         "to_move": turn,
