@@ -25,6 +25,7 @@ from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
+from portal.errors import ServiceError
 from portal.rate_limits import Rate, SlidingWindow
 
 from . import live_path, selectors, state_cache
@@ -48,13 +49,11 @@ MAX_CORRESPONDENCE_DAYS = 14
 MIN_LIVE_SECONDS, MAX_LIVE_SECONDS = 10, 3600
 
 
-class MatchError(Exception):
+class MatchError(ServiceError):
     """A refused request. ``code`` is one of the protocol's error codes; the message is for people."""
 
     def __init__(self, message: str, code: str = "bad_request"):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message)
 
 
 @dataclass

@@ -36,6 +36,7 @@ from games.bots import bot_names
 from games.engines import get_game
 from games.models import Match, Seat
 from portal import page_cache
+from portal.errors import ServiceError
 
 from . import live, pairing, standings
 from .models import Bye, Entrant, Round, Table, TableSeat, Tournament
@@ -53,14 +54,12 @@ MAX_DAYS_AHEAD = 60
 CACHE_AREA = "tournaments"
 
 
-class TournamentError(Exception):
-    """A refused request; ``code`` is one of the API's error codes, the message is for people."""
+class TournamentError(ServiceError):
+    """A refused request; ``code`` is one of the API's error codes, the message is for people,
+    ``field`` the creation form's field at fault."""
 
     def __init__(self, message: str, code: str = "bad_request", field: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.field = field
+        super().__init__(code, message, field)
 
 
 # --------------------------------------------------------------------------------------
