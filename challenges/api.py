@@ -1,6 +1,7 @@
 """The REST API of challenges and rematch offers, over the same services as the pages.
-Errors carry the API's codes: a bad body 400, not allowed 403, nothing there 404, and an
-answer that comes too late (already answered, withdrawn, expired, or over a limit) 409."""
+Errors carry the API's codes (statuses from ``portal.errors.HTTP_STATUS``, through the API's
+exception handler): a bad body 400, not allowed 403, nothing there 404, and an answer that
+comes too late (already answered, withdrawn, expired, or over a limit) 409."""
 
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -9,30 +10,17 @@ from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from games.api import HTTP_FOR_CODE
 from games.models import Match
-from games.services import MatchError
 from portal.api_errors import ErrorSerializer
 
 from . import selectors, services
 from .models import State
+from .services import ChallengeError
 
 User = get_user_model()
 
-# The codes of this API beyond the matches': all say the request came too late or too often.
-CODES = {
-    **HTTP_FOR_CODE,
-    "closed": status.HTTP_409_CONFLICT,
-    "already_pending": status.HTTP_409_CONFLICT,
-    "too_many_pending": status.HTTP_409_CONFLICT,
-    "not_finished": status.HTTP_409_CONFLICT,
-}
 WRITE_ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer}
 LIST_LIMIT = 100
-
-
-def _refused(exc: MatchError) -> Response:
-    return Response({"code": exc.code, "message": exc.message}, status=CODES.get(exc.code, 400))
 
 
 def _bad_body(serializer) -> Response:
@@ -123,7 +111,7 @@ def challenges(request):
         if state is not None:
             if state not in State.values:
                 message = f"A challenge's state is one of {', '.join(State.values)}."
-                return _refused(MatchError(message, "bad_request"))
+                raise ChallengeError(message, "bad_request")
             rows = rows.filter(state=state)
         return Response([selectors.challenge_json(c) for c in rows[:LIST_LIMIT]])
     serializer = ChallengeCreateSerializer(data=request.data)
@@ -132,11 +120,8 @@ def challenges(request):
     terms = dict(serializer.validated_data)
     to = User.objects.filter(username__iexact=terms.pop("username"), is_active=True).first()
     if to is None:
-        return _refused(MatchError("There is no such player.", "not_found"))
-    try:
-        challenge = services.challenge_create(user=request.user, to=to, num_players=terms.pop("players"), **terms)
-    except MatchError as exc:
-        return _refused(exc)
+        raise ChallengeError("There is no such player.", "not_found")
+    challenge = services.challenge_create(user=request.user, to=to, num_players=terms.pop("players"), **terms)
     return Response(selectors.challenge_json(challenge), status=status.HTTP_201_CREATED)
 
 
@@ -145,10 +130,7 @@ def _challenge_write(call):
     @api_view(["POST"])
     @permission_classes([IsAuthenticated])
     def view(request, challenge_id):
-        try:
-            challenge = call(challenge_id=challenge_id, user=request.user)
-        except MatchError as exc:
-            return _refused(exc)
+        challenge = call(challenge_id=challenge_id, user=request.user)
         return Response(selectors.challenge_json(challenge))
 
     view.__doc__ = call.__doc__
@@ -170,13 +152,10 @@ def match_rematch(request, match_id):
     if request.method == "GET":
         match = Match.objects.filter(pk=match_id, seats__user=request.user).first()
         if match is None:
-            return _refused(MatchError("There is no such match among yours.", "not_found"))
+            raise ChallengeError("There is no such match among yours.", "not_found")
         offer, answers = selectors.latest_rematch(match.pk)
         return Response({"offer": selectors.rematch_json(offer, answers) if offer else None})
-    try:
-        offer = services.rematch_offer(match_id=match_id, user=request.user)
-    except MatchError as exc:
-        return _refused(exc)
+    offer = services.rematch_offer(match_id=match_id, user=request.user)
     return Response(selectors.rematch_json(offer), status=status.HTTP_201_CREATED)
 
 
@@ -185,10 +164,7 @@ def _rematch_write(call, **extra):
     @api_view(["POST"])
     @permission_classes([IsAuthenticated])
     def view(request, offer_id):
-        try:
-            offer = call(offer_id=offer_id, user=request.user, **extra)
-        except MatchError as exc:
-            return _refused(exc)
+        offer = call(offer_id=offer_id, user=request.user, **extra)
         return Response(selectors.rematch_json(offer))
 
     return view

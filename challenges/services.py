@@ -20,6 +20,7 @@ from games import services as match_services
 from games.models import Match
 from games.services import MatchError
 from games.signals import challenge_answered, challenge_received, rematch_offered
+from portal.errors import ServiceError
 
 from .models import Challenge, RematchAnswer, RematchOffer, State
 
@@ -38,8 +39,16 @@ CLOSED_WORDS = {
 }
 
 
-def _closed(what: str, state: str) -> MatchError:
-    return MatchError(f"This {what} {CLOSED_WORDS.get(state, 'is closed')}.", "closed")
+class ChallengeError(ServiceError):
+    """A refused challenge or rematch request; the message is for people. The refusals of the
+    matches they make (``match_create``'s and ``match_join``'s) come through as ``MatchError``."""
+
+    def __init__(self, message: str, code: str = "bad_request"):
+        super().__init__(code, message)
+
+
+def _closed(what: str, state: str) -> ChallengeError:
+    return ChallengeError(f"This {what} {CLOSED_WORDS.get(state, 'is closed')}.", "closed")
 
 
 def _terms_words(match: Match) -> str:
@@ -57,13 +66,13 @@ def challenge_create(*, user, to, **terms) -> Challenge:
     of any match. A bot does not wait to be asked: challenging one starts a match against it at
     once (its every other seat played by the same bot), and the challenge is accepted."""
     if not user.is_authenticated:
-        raise MatchError("Log in to challenge a player.", "forbidden")
+        raise ChallengeError("Log in to challenge a player.", "forbidden")
     if user.is_bot:
-        raise MatchError("Bots do not challenge anybody.", "forbidden")
+        raise ChallengeError("Bots do not challenge anybody.", "forbidden")
     if to is None or not to.is_active:
-        raise MatchError("There is no such player.", "not_found")
+        raise ChallengeError("There is no such player.", "not_found")
     if to.pk == user.pk:
-        raise MatchError("You cannot challenge yourself.", "bad_request")
+        raise ChallengeError("You cannot challenge yourself.", "bad_request")
     terms = match_services.match_terms(**terms)
     now = timezone.now()
     expires = now + timedelta(hours=settings.CHALLENGE_EXPIRY_HOURS)
@@ -86,13 +95,13 @@ def challenge_create(*, user, to, **terms) -> Challenge:
         list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
         waiting = Challenge.objects.filter(challenger=user, state=State.PENDING, expires_at__gt=now)
         if waiting.filter(challenged=to).exists():
-            raise MatchError(
+            raise ChallengeError(
                 f"You have already challenged {to.username}: wait for an answer, or withdraw that challenge first.",
                 "already_pending",
             )
         limit = settings.MAX_PENDING_CHALLENGES_PER_PERSON
         if waiting.count() >= limit:
-            raise MatchError(
+            raise ChallengeError(
                 f"You already have {limit} challenges waiting for an answer, the most one person may have: "
                 "wait for answers, or withdraw one first.",
                 "too_many_pending",
@@ -147,7 +156,7 @@ def _lock_challenge(challenge_id) -> Challenge:
     try:
         return Challenge.objects.select_for_update().select_related("challenger", "challenged").get(pk=challenge_id)
     except (Challenge.DoesNotExist, ValueError, TypeError):
-        raise MatchError("There is no such challenge.", "not_found") from None
+        raise ChallengeError("There is no such challenge.", "not_found") from None
 
 
 def _expire_if_due(row, now) -> bool:
@@ -163,14 +172,14 @@ def _answer_challenge(challenge_id, user, *, by_challenged: bool) -> tuple[Chall
     """The challenge locked, checked as still open to ``user``'s answer. The bool says whether
     it was found expired (and marked so): the caller commits that, then refuses."""
     if not user.is_authenticated:
-        raise MatchError("Log in to answer a challenge.", "forbidden")
+        raise ChallengeError("Log in to answer a challenge.", "forbidden")
     challenge = _lock_challenge(challenge_id)
     if user.pk not in (challenge.challenger_id, challenge.challenged_id):
-        raise MatchError("There is no such challenge.", "not_found")
+        raise ChallengeError("There is no such challenge.", "not_found")
     if by_challenged and user.pk != challenge.challenged_id:
-        raise MatchError("Only the player challenged can answer a challenge; you may withdraw yours.", "forbidden")
+        raise ChallengeError("Only the player challenged can answer a challenge; you may withdraw yours.", "forbidden")
     if not by_challenged and user.pk != challenge.challenger_id:
-        raise MatchError("Only the challenger can withdraw a challenge; you may decline it.", "forbidden")
+        raise ChallengeError("Only the challenger can withdraw a challenge; you may decline it.", "forbidden")
     if _expire_if_due(challenge, timezone.now()):
         _tell_expired(challenge)
         return challenge, True
@@ -183,7 +192,7 @@ def _move_on(row, state: str, **fields) -> None:
     """Move a pending row on to ``state`` (guarded: only from pending)."""
     now = timezone.now()
     if type(row).objects.filter(pk=row.pk, state=State.PENDING).update(state=state, answered_at=now, **fields) != 1:
-        raise MatchError("This was answered meanwhile.", "closed")
+        raise ChallengeError("This was answered meanwhile.", "closed")
     row.state = state
     row.answered_at = now
     for name, value in fields.items():
@@ -210,7 +219,7 @@ def challenge_accept(*, challenge_id, user) -> Challenge:
             except MatchError as exc:
                 if exc.code != "too_many_open":
                     raise
-                raise MatchError(
+                raise ChallengeError(
                     f"{challenge.challenger.username} has too many matches waiting for players just now: "
                     "try again once one has started.",
                     exc.code,
@@ -268,24 +277,24 @@ def rematch_offer(*, match_id, user) -> RematchOffer:
     offering has accepted; bots accept at once; when nobody else is asked, the match starts
     now. Only one offer of a match waits at a time."""
     if not user.is_authenticated:
-        raise MatchError("Log in to offer a rematch.", "forbidden")
+        raise ChallengeError("Log in to offer a rematch.", "forbidden")
     now = timezone.now()
     with transaction.atomic():
         try:
             match = Match.objects.select_for_update().get(pk=match_id)
         except (Match.DoesNotExist, ValueError, TypeError):
-            raise MatchError("There is no such match.", "not_found") from None
+            raise ChallengeError("There is no such match.", "not_found") from None
         seats = list(match.seats.select_related("user").order_by("index"))
         if not any(seat.user_id == user.pk for seat in seats):
-            raise MatchError("Only the players of a match can offer a rematch.", "forbidden")
+            raise ChallengeError("Only the players of a match can offer a rematch.", "forbidden")
         if match.status != Match.Status.FINISHED:
-            raise MatchError("A rematch can be offered once the match is finished.", "not_finished")
+            raise ChallengeError("A rematch can be offered once the match is finished.", "not_finished")
         offers = RematchOffer.objects.select_for_update().filter(match=match, state__in=[State.PENDING, State.ACCEPTED])
         for earlier in offers:
             if not _expire_if_due(earlier, now):
                 if earlier.state == State.ACCEPTED:
-                    raise MatchError("The rematch of this match has been played already.", "closed")
-                raise MatchError(ALREADY_OFFERED, "already_pending")
+                    raise ChallengeError("The rematch of this match has been played already.", "closed")
+                raise ChallengeError(ALREADY_OFFERED, "already_pending")
         people = [seat.user for seat in seats if not seat.user.is_bot]
         _check_still_here(people)
         offer = RematchOffer(
@@ -300,7 +309,7 @@ def rematch_offer(*, match_id, user) -> RematchOffer:
             with transaction.atomic():
                 offer.save()
         except IntegrityError:
-            raise MatchError(ALREADY_OFFERED, "already_pending") from None
+            raise ChallengeError(ALREADY_OFFERED, "already_pending") from None
         RematchAnswer.objects.bulk_create(
             RematchAnswer(
                 offer=offer,
@@ -332,7 +341,7 @@ def _check_still_here(people) -> None:
     cannot)."""
     gone = [person.username for person in people if not person.is_active]
     if gone:
-        raise MatchError(f"{', '.join(gone)} no longer plays here: no rematch is possible.", "forbidden")
+        raise ChallengeError(f"{', '.join(gone)} no longer plays here: no rematch is possible.", "forbidden")
 
 
 def _start_rematch(offer: RematchOffer, match: Match) -> Match:
@@ -369,7 +378,7 @@ def _lock_offer(offer_id) -> RematchOffer:
     try:
         return RematchOffer.objects.select_for_update().select_related("match", "offered_by").get(pk=offer_id)
     except (RematchOffer.DoesNotExist, ValueError, TypeError):
-        raise MatchError("There is no such rematch offer.", "not_found") from None
+        raise ChallengeError("There is no such rematch offer.", "not_found") from None
 
 
 def rematch_answer(*, offer_id, user, accept: bool) -> RematchOffer:
@@ -377,14 +386,14 @@ def rematch_answer(*, offer_id, user, accept: bool) -> RematchOffer:
     starts; one decline ends the offer. Spectators, and players of other matches, cannot
     answer."""
     if not user.is_authenticated:
-        raise MatchError("Log in to answer a rematch offer.", "forbidden")
+        raise ChallengeError("Log in to answer a rematch offer.", "forbidden")
     now = timezone.now()
     with transaction.atomic():
         offer = _lock_offer(offer_id)
         answers = list(offer.answers.all())
         mine = next((a for a in answers if a.user_id == user.pk), None)
         if mine is None:
-            raise MatchError("Only the players asked can answer a rematch offer.", "forbidden")
+            raise ChallengeError("Only the players asked can answer a rematch offer.", "forbidden")
         expired = _expire_if_due(offer, now)
         if expired:
             _tell_match(offer)
@@ -392,7 +401,7 @@ def rematch_answer(*, offer_id, user, accept: bool) -> RematchOffer:
             if offer.state != State.PENDING:
                 raise _closed("rematch offer", offer.state)
             if mine.answer != RematchAnswer.Answer.PENDING:
-                raise MatchError(f"You have {mine.answer} this offer already.", "closed")
+                raise ChallengeError(f"You have {mine.answer} this offer already.", "closed")
             mine.answer = RematchAnswer.Answer.ACCEPTED if accept else RematchAnswer.Answer.DECLINED
             mine.answered_at = now
             mine.save(update_fields=["answer", "answered_at"])
@@ -409,11 +418,11 @@ def rematch_answer(*, offer_id, user, accept: bool) -> RematchOffer:
 def rematch_cancel(*, offer_id, user) -> RematchOffer:
     """The person who offered withdraws the offer while it waits."""
     if not user.is_authenticated:
-        raise MatchError("Log in to withdraw a rematch offer.", "forbidden")
+        raise ChallengeError("Log in to withdraw a rematch offer.", "forbidden")
     with transaction.atomic():
         offer = _lock_offer(offer_id)
         if offer.offered_by_id != user.pk:
-            raise MatchError("Only the player who offered a rematch can withdraw it.", "forbidden")
+            raise ChallengeError("Only the player who offered a rematch can withdraw it.", "forbidden")
         if not _expire_if_due(offer, timezone.now()):
             if offer.state != State.PENDING:
                 raise _closed("rematch offer", offer.state)

@@ -5,7 +5,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from games.services import MatchError
+from portal import refusals
 
 from . import selectors, services
 from .forms import ChallengeForm
@@ -24,11 +24,8 @@ def challenge_new(request, username):
     profile = get_object_or_404(User, username__iexact=username, is_active=True)
     form = ChallengeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusals.on_form(form):
             challenge = services.challenge_create(user=request.user, to=profile, **form.match_terms())
-        except MatchError as exc:
-            form.add_error(None, exc.message)
-        else:
             if challenge.match_id:  # a bot takes the challenge at once
                 return redirect(challenge.match)
             messages.success(request, f"{profile.username} is challenged. The match starts as soon as they accept it.")
@@ -45,10 +42,9 @@ def _back(request, default):
 
 
 def _answer(request, call, success, then):
-    try:
+    with refusals.as_message(request) as refused:
         result = call()
-    except MatchError as exc:
-        messages.error(request, exc.message)
+    if refused:
         return redirect(_back(request, then))
     if success:
         messages.success(request, success)

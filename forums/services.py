@@ -14,16 +14,18 @@ from django.utils import timezone
 
 from games.engines import all_games
 from games.models import Match
+from portal.errors import ServiceError
 from portal.markdown import render_markdown
 
 from . import selectors
 from .models import GENERAL_SLUG, Forum, ModerationLog, Post, Topic
 
 
-class ForumError(Exception):
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+class ForumError(ServiceError):
+    """A refused forum request; the message is for people."""
+
+    def __init__(self, message: str, code: str = "bad_request"):
+        super().__init__(code, message)
 
 
 def game_forum_description(name: str) -> str:

@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from portal import refusals
 from portal.pagination import paginate
 
 from . import ratelimits, selectors, services
@@ -110,13 +111,11 @@ def topic_reply(request, topic_id):
         if slot.refusal:
             form.add_error(None, slot.refusal)
             return _render_topic(request, topic, form=form, page_number=last_page, status=RATE_LIMITED)
-        try:
+        with refusals.on_form(form):
             post = services.post_create(topic_id=topic.pk, user=request.user, body=form.cleaned_data["body"])
-        except services.ForumError as exc:
-            form.add_error(None, exc.message)
-            return _render_topic(request, topic, form=form, page_number=last_page, status=400)
-        slot.count()
-    return redirect(post)
+            slot.count()
+            return redirect(post)
+    return _render_topic(request, topic, form=form, page_number=last_page, status=400)
 
 
 @login_required
@@ -148,14 +147,12 @@ def _open_topic(request, form, create):
         if slot.refusal:
             form.add_error(None, slot.refusal)
             return None, RATE_LIMITED
-        try:
+        with refusals.on_form(form):
             topic, created = create(**form.cleaned_data)
-        except services.ForumError as exc:
-            form.add_error(None, exc.message)
-            return None, 400
-        if created:
-            slot.count()
-    return redirect(topic), None
+            if created:
+                slot.count()
+            return redirect(topic), None
+    return None, 400
 
 
 def post_permalink(request, post_id):
@@ -181,21 +178,16 @@ def post_edit(request, post_id):
     status = 200
     if request.method == "POST":
         if form.is_valid():
-            try:
+            with refusals.on_form(form):
                 services.post_edit(
                     post_id=post.pk,
                     user=request.user,
                     body=form.cleaned_data["body"],
                     title=form.cleaned_data.get("title") if edits_title else None,
                 )
-            except services.ForumError as exc:
-                form.add_error(None, exc.message)
-                status = 400
-            else:
                 messages.success(request, "Your post was updated.")
                 return redirect(post)
-        else:
-            status = 400
+        status = 400
     return render(
         request,
         "forums/post_edit.html",
@@ -212,10 +204,9 @@ def discuss_match(request, match_id):
     if existing is not None:
         return redirect(existing)
     back = reverse("match", args=[match_id])
-    try:
+    with refusals.as_message(request) as refused:
         forum, title, body = services.discussion_draft(match_id=match_id, user=request.user)
-    except services.ForumError as exc:
-        messages.error(request, exc.message)
+    if refused:
         return redirect(back)
     form = TopicForm(request.POST or None, initial={"title": title, "body": body})
     status = 200
@@ -275,11 +266,8 @@ def topic_moderate(request, topic_id):
         messages.error(request, "Unknown moderation action.")
         return redirect(topic)
     call, field, value, done = toggle
-    try:
+    with refusals.as_message(request):
         call(topic_id=topic.pk, moderator=request.user, reason=request.POST.get("reason", ""), **{field: value})
-    except services.ForumError as exc:
-        messages.error(request, exc.message)
-    else:
         messages.success(request, done)
     return redirect(topic)
 
@@ -290,16 +278,13 @@ def topic_move(request, topic_id):
     topic = _topic_or_404(request, topic_id)
     form = MoveForm(request.POST or None, topic=topic)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusals.on_form(form):
             services.topic_move(
                 topic_id=topic.pk,
                 moderator=request.user,
                 forum_id=form.cleaned_data["forum"].pk,
                 reason=form.cleaned_data["reason"],
             )
-        except services.ForumError as exc:
-            form.add_error(None, exc.message)
-        else:
             messages.success(request, f"The topic moved to {form.cleaned_data['forum'].name}.")
             return redirect(topic)
     return render(request, "forums/topic_move.html", {"topic": topic, "forum": topic.forum, "form": form})
@@ -311,11 +296,8 @@ def topic_delete(request, topic_id):
     topic = _topic_or_404(request, topic_id)
     form = ReasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusals.on_form(form):
             services.topic_hide(topic_id=topic.pk, moderator=request.user, reason=form.cleaned_data["reason"])
-        except services.ForumError as exc:
-            form.add_error(None, exc.message)
-        else:
             messages.success(request, "The topic is deleted; the reason is in the moderation log.")
             return redirect(topic.forum)
     context = {"form": form, "topic": topic, "forum": topic.forum, "post": None}
@@ -328,11 +310,8 @@ def post_delete(request, post_id):
     post = _post_or_404(request, post_id)
     form = ReasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusals.on_form(form):
             services.post_hide(post_id=post.pk, moderator=request.user, reason=form.cleaned_data["reason"])
-        except services.ForumError as exc:
-            form.add_error(None, exc.message)
-        else:
             messages.success(request, "The post is deleted; the reason is in the moderation log.")
             return redirect(post)
     context = {"form": form, "topic": post.topic, "forum": post.topic.forum, "post": post}

@@ -1,4 +1,8 @@
-"""The REST API over the same services as the socket. Errors carry the socket's codes."""
+"""The REST API over the same services as the socket. Errors carry the socket's codes: a
+service's refusal goes to the API's exception handler (``portal.api_errors``), which gives it
+the status of its code."""
+
+import functools
 
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -13,35 +17,26 @@ from . import selectors, services
 from .engines import all_games
 from .models import ChatMessage, Match
 
-HTTP_FOR_CODE = {
-    "stale": status.HTTP_409_CONFLICT,
-    "illegal": status.HTTP_400_BAD_REQUEST,
-    "bad_request": status.HTTP_400_BAD_REQUEST,
-    "not_your_turn": status.HTTP_403_FORBIDDEN,
-    "not_seated": status.HTTP_403_FORBIDDEN,
-    "forbidden": status.HTTP_403_FORBIDDEN,
-    "finished": status.HTTP_409_CONFLICT,
-    "not_found": status.HTTP_404_NOT_FOUND,
-    "too_many_open": status.HTTP_409_CONFLICT,
-    "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
-    # Takebacks (games.services.takebacks): never in a rated match; otherwise the match's state says no.
-    "rated": status.HTTP_403_FORBIDDEN,
-    "not_yours": status.HTTP_403_FORBIDDEN,
-    "nothing_to_take_back": status.HTTP_409_CONFLICT,
-    "chance": status.HTTP_409_CONFLICT,
-    "moved_since": status.HTTP_409_CONFLICT,
-    "pending": status.HTTP_409_CONFLICT,
-    "declined": status.HTTP_409_CONFLICT,
-    "no_request": status.HTTP_409_CONFLICT,
-    "bots_decline": status.HTTP_409_CONFLICT,
-}
+# A stale or finished refusal of these codes carries the match as the caller sees it, to resync.
+RESYNC_CODES = ("stale", "finished")
 
 
-def error_response(exc: services.MatchError, match=None, user=None) -> Response:
-    body = {"code": exc.code, "message": exc.message}
-    if match is not None and exc.code in ("stale", "finished"):
-        body["snapshot"] = selectors.match_payload(match, user, chat=False)
-    return Response(body, status=HTTP_FOR_CODE.get(exc.code, 400))
+def with_snapshot_on_conflict(view):
+    """A move or a takeback refused as stale or finished answers with the caller's snapshot
+    beside the code and the message (when they may see the match), as the socket does."""
+
+    @functools.wraps(view)
+    def wrapped(request, match_id, *args, **kwargs):
+        try:
+            return view(request, match_id, *args, **kwargs)
+        except services.MatchError as exc:
+            if exc.code in RESYNC_CODES:
+                match = selectors.match_with_seats(match_id)
+                if match is not None and services.can_view(match, request.user):
+                    exc.extra["snapshot"] = selectors.match_payload(match, request.user, chat=False)
+            raise
+
+    return wrapped
 
 
 class MatchCreateSerializer(serializers.Serializer):
@@ -237,20 +232,17 @@ def matches(request):
     serializer = MatchCreateSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
     data = serializer.validated_data
-    try:
-        match = services.match_create(
-            user=request.user,
-            game=data["game"],
-            num_players=data["players"],
-            options=data["options"],
-            rated=data["rated"],
-            visibility=data["visibility"],
-            speed=data["speed"],
-            seconds_per_move=data["seconds_per_move"],
-            days_per_move=data["days_per_move"],
-        )
-    except services.MatchError as exc:
-        return error_response(exc)
+    match = services.match_create(
+        user=request.user,
+        game=data["game"],
+        num_players=data["players"],
+        options=data["options"],
+        rated=data["rated"],
+        visibility=data["visibility"],
+        speed=data["speed"],
+        seconds_per_move=data["seconds_per_move"],
+        days_per_move=data["days_per_move"],
+    )
     match = selectors.match_with_seats(match.pk)
     body = selectors.match_payload(match, request.user, chat=False)
     body["invite_token"] = match.invite_token
@@ -277,18 +269,16 @@ def match_moves(request, match_id):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def match_join(request, match_id):
-    try:
-        services.match_join(
-            match_id=match_id, user=request.user, token=request.query_params.get("token") or request.data.get("token")
-        )
-    except services.MatchError as exc:
-        return error_response(exc)
+    services.match_join(
+        match_id=match_id, user=request.user, token=request.query_params.get("token") or request.data.get("token")
+    )
     return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
 
 
 @extend_schema(request=ActSerializer, responses={200: SnapshotSerializer, **MATCH_WRITE_ERRORS})
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
+@with_snapshot_on_conflict
 def match_actions(request, match_id):
     serializer = ActSerializer(data=request.data)
     if not serializer.is_valid():
@@ -296,11 +286,7 @@ def match_actions(request, match_id):
             {"code": "bad_request", "message": "Send an action and a version.", "errors": serializer.errors}, status=400
         )
     data = serializer.validated_data
-    try:
-        services.match_act(match_id=match_id, user=request.user, action=data["action"], version=data["version"])
-    except services.MatchError as exc:
-        match = selectors.match_with_seats(match_id)
-        return error_response(exc, match if match and services.can_view(match, request.user) else None, request.user)
+    services.match_act(match_id=match_id, user=request.user, action=data["action"], version=data["version"])
     return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
 
 
@@ -310,10 +296,7 @@ def match_actions(request, match_id):
 def match_seat_bot(request, match_id, index):
     serializer = BotSeatSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
-    try:
-        services.match_seat_bot(match_id=match_id, user=request.user, index=index, bot=serializer.validated_data["bot"])
-    except services.MatchError as exc:
-        return error_response(exc)
+    services.match_seat_bot(match_id=match_id, user=request.user, index=index, bot=serializer.validated_data["bot"])
     return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
 
 
@@ -321,10 +304,7 @@ def match_seat_bot(request, match_id, index):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def match_resign(request, match_id):
-    try:
-        services.match_resign(match_id=match_id, user=request.user)
-    except services.MatchError as exc:
-        return error_response(exc)
+    services.match_resign(match_id=match_id, user=request.user)
     return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
 
 
@@ -332,10 +312,7 @@ def match_resign(request, match_id):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def match_abort(request, match_id):
-    try:
-        services.match_abort(match_id=match_id, user=request.user)
-    except services.MatchError as exc:
-        return error_response(exc)
+    services.match_abort(match_id=match_id, user=request.user)
     return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
 
 
@@ -353,23 +330,17 @@ def match_chat(request, match_id):
         serializer = ChatSerializer(data=request.data)
         if not serializer.is_valid():
             return Response({"code": "bad_request", "message": "Write 1 to 500 characters."}, status=400)
-        try:
-            message = services.chat_post(match_id=match.pk, user=request.user, text=serializer.validated_data["text"])
-        except services.MatchError as exc:
-            return error_response(exc)
+        message = services.chat_post(match_id=match.pk, user=request.user, text=serializer.validated_data["text"])
         return Response(selectors.chat_json(message), status=status.HTTP_201_CREATED)
     return Response(selectors.match_payload(match, request.user)["chat"])
 
 
+@with_snapshot_on_conflict
 def _takeback(request, match_id, serializer_class, service, message: str) -> Response:
     serializer = serializer_class(data=request.data)
     if not serializer.is_valid():
         return Response({"code": "bad_request", "message": message, "errors": serializer.errors}, status=400)
-    try:
-        service(match_id=match_id, user=request.user, **serializer.validated_data)
-    except services.MatchError as exc:
-        match = selectors.match_with_seats(match_id)
-        return error_response(exc, match if match and services.can_view(match, request.user) else None, request.user)
+    service(match_id=match_id, user=request.user, **serializer.validated_data)
     return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
 
 

@@ -30,6 +30,7 @@ from live.events import MATCH_UPDATED
 from live.executor import db
 from live.groups import match_group, match_players_group
 from live.sockets import JsonSocket
+from portal.errors import ServiceError
 
 from . import selectors, services, state_cache
 from .models import Match
@@ -44,7 +45,7 @@ def _run(service, outbox: live.Outbox, kwargs: dict):
     """``service(**kwargs, outbox=outbox)`` in a database thread: its result, or its refusal."""
     try:
         return service(**kwargs, outbox=outbox), None
-    except services.MatchError as exc:
+    except ServiceError as exc:
         return None, exc
 
 

@@ -8,7 +8,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from portal import page_cache
+from portal import page_cache, refusals
 from portal.pagination import paginate
 
 from . import selectors, services, state_cache
@@ -136,11 +136,8 @@ def lobby(request):
 def match_new(request):
     form = MatchCreateForm(request.POST or None, initial={"game": request.GET.get("game")})
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusals.on_form(form):
             match = services.match_create(user=request.user, **form.match_terms())
-        except services.MatchError as exc:
-            form.add_error(None, exc.message)
-        else:
             messages.success(request, "Your match is open. Share the link or fill the empty seats with bots.")
             return redirect(match)
     return render(request, "games/match_new.html", {"form": form})
@@ -152,12 +149,9 @@ def play_computer(request):
     untimed and casual unless you choose a clock and a rated match."""
     form = PlayComputerForm(request.POST or None, initial={"game": request.GET.get("game")})
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusals.on_form(form):
             match = services.match_create(user=request.user, **form.match_terms())
             services.match_seat_bot(match_id=match.pk, user=request.user, bot=form.cleaned_data["bot"])
-        except services.MatchError as exc:
-            form.add_error(None, exc.message)
-        else:
             return redirect(match)
     return render(request, "games/play_computer.html", {"form": form})
 
@@ -220,11 +214,8 @@ def match_invite(request, token):
 
 
 def _post_action(request, match_id, call, success):
-    try:
+    with refusals.as_message(request):
         call()
-    except services.MatchError as exc:
-        messages.error(request, exc.message)
-    else:
         if success:
             messages.success(request, success)
     return redirect("match", match_id=match_id)

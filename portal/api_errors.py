@@ -2,13 +2,18 @@
 
 DRF's own errors (not signed in, no permission, throttled, not found, a bad body) keep their
 ``detail`` for clients that read it, and gain a code and a message a person can read. Anyone
-not signed in who tries to act gets ``not_seated``, as on the socket.
+not signed in who tries to act gets ``not_seated``, as on the socket. A service's refusal (a
+``portal.errors.ServiceError``) is answered here too, with the status of its code in
+``portal.errors.HTTP_STATUS``: the views let it through.
 """
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions, serializers
+from rest_framework.response import Response
 from rest_framework.views import exception_handler
+
+from .errors import ServiceError
 
 CODE_FOR = {
     exceptions.NotAuthenticated: "not_seated",
@@ -25,7 +30,16 @@ CODE_FOR = {
 }
 
 
+def service_error_response(exc: ServiceError) -> Response:
+    """A service's refusal: its code and message (and what the edge added, ``exc.extra``)."""
+    return Response({"code": exc.code, "message": exc.message, **exc.extra}, status=exc.http_status)
+
+
 def api_exception_handler(exc, context):
+    if isinstance(exc, ServiceError):
+        # An answer, not a failure: whatever the request wrote before it stands, as it did when
+        # each view turned the refusal into its response (no ``set_rollback``).
+        return service_error_response(exc)
     response = exception_handler(exc, context)
     if response is None or not isinstance(response.data, (dict, list)):
         return response

@@ -1,12 +1,13 @@
 """The REST API of tournaments: list, detail, join, withdraw, standings. Errors have the API's
-shape, ``{"code", "message"}``; an invitation-only tournament is found only with its token
-(``?token=``) by anyone but its entrants and creator."""
+shape, ``{"code", "message"}`` (a service's refusal goes to the API's exception handler); an
+invitation-only tournament is found only with its token (``?token=``) by anyone but its
+entrants and creator."""
 
 from __future__ import annotations
 
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
-from rest_framework import generics, serializers, status
+from rest_framework import generics, serializers
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -18,22 +19,8 @@ from portal.pagination import StrictPageNumberPagination
 from . import selectors, services
 from .models import Tournament
 
-HTTP_FOR_CODE = {
-    "bad_request": status.HTTP_400_BAD_REQUEST,
-    "forbidden": status.HTTP_403_FORBIDDEN,
-    "not_entered": status.HTTP_403_FORBIDDEN,
-    "not_found": status.HTTP_404_NOT_FOUND,
-    "finished": status.HTTP_409_CONFLICT,
-    "full": status.HTTP_409_CONFLICT,
-    "stale": status.HTTP_409_CONFLICT,
-}
-
 INVITE_TOKEN = OpenApiParameter("token", str, description="The invite token of an invitation-only tournament.")
 LIST_STATUSES = ("upcoming", "running", "finished")
-
-
-def error_response(exc: services.TournamentError) -> Response:
-    return Response({"code": exc.code, "message": exc.message}, status=HTTP_FOR_CODE.get(exc.code, 400))
 
 
 class TournamentSummarySerializer(serializers.ModelSerializer):
@@ -234,12 +221,7 @@ def tournament_detail(request, tournament_id):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def tournament_join(request, tournament_id):
-    try:
-        services.tournament_join(
-            tournament_id=tournament_id, user=request.user, token=request.query_params.get("token")
-        )
-    except services.TournamentError as exc:
-        return error_response(exc)
+    services.tournament_join(tournament_id=tournament_id, user=request.user, token=request.query_params.get("token"))
     return Response(_detail(request, tournament_id))
 
 
@@ -253,10 +235,7 @@ def tournament_join(request, tournament_id):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def tournament_withdraw(request, tournament_id):
-    try:
-        services.tournament_withdraw(tournament_id=tournament_id, user=request.user)
-    except services.TournamentError as exc:
-        return error_response(exc)
+    services.tournament_withdraw(tournament_id=tournament_id, user=request.user)
     return Response(_detail(request, tournament_id))
 
 

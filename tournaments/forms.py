@@ -7,6 +7,7 @@ from django import forms
 
 from games.bots import bot_label, bot_names
 from games.engines import all_games
+from portal import refusals
 
 from . import services
 from .models import Tournament
@@ -61,11 +62,8 @@ class TournamentForm(forms.Form):
         data = super().clean()
         if self.errors:
             return data
-        try:
+        with refusals.on_form(self):
             self.checked = services.tournament_settings(**self.choices())
-        except services.TournamentError as exc:
-            field = exc.field if exc.field in self.fields else None
-            self.add_error(field, exc.message)
         return data
 
     def choices(self) -> dict:

@@ -39,6 +39,7 @@ from games.models import Match, Seat
 from live.events import tournament_changed
 from live.groups import tournament_group
 from portal import page_cache
+from portal.errors import ServiceError
 
 from . import pairing, standings
 from .models import Bye, Entrant, Round, Table, TableSeat, Tournament
@@ -56,14 +57,12 @@ MAX_DAYS_AHEAD = 60
 CACHE_AREA = "tournaments"
 
 
-class TournamentError(Exception):
-    """A refused request; ``code`` is one of the API's error codes, the message is for people."""
+class TournamentError(ServiceError):
+    """A refused request; ``code`` is one of the API's error codes, the message is for people,
+    ``field`` the creation form's field at fault."""
 
     def __init__(self, message: str, code: str = "bad_request", field: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.field = field
+        super().__init__(code, message, field)
 
 
 # --------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from games.engines import all_games
+from portal import refusals
 from portal.pagination import paginate
 
 from . import selectors, services, standings
@@ -80,11 +81,8 @@ def tournament_detail(request, tournament_id):
 def tournament_new(request):
     form = TournamentForm(request.POST or None, initial={"rated": True, "table_size": 2})
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusals.on_form(form):
             tournament = services.tournament_create(user=request.user, **form.choices())
-        except services.TournamentError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
-        else:
             messages.success(request, "Your tournament is announced. Enter bots or share the link to fill it.")
             return redirect(tournament)
     return render(request, "tournaments/form.html", {"form": form, "title": "Create a tournament"})
@@ -101,16 +99,13 @@ def tournament_edit(request, tournament_id):
         return redirect(tournament)
     form = TournamentForm(request.POST or None, initial=TournamentForm.initial_from(tournament))
     if request.method == "POST" and form.is_valid():
-        try:
+        # A refusal about a field is shown by it; any other (no longer the creator's to edit,
+        # or started meanwhile) on the tournament's page.
+        with refusals.on_form(form, others_to=request) as refused:
             services.tournament_edit(tournament_id=tournament.pk, user=request.user, **form.choices())
-        except services.TournamentError as exc:
-            if exc.field in form.fields:
-                form.add_error(exc.field, exc.message)
-            else:
-                messages.error(request, exc.message)
-                return redirect(tournament)
-        else:
             messages.success(request, "The tournament was saved.")
+            return redirect(tournament)
+        if refused and not refused.on_form:
             return redirect(tournament)
     return render(
         request, "tournaments/form.html", {"form": form, "title": f"Edit {tournament.name}", "tournament": tournament}
@@ -119,11 +114,8 @@ def tournament_edit(request, tournament_id):
 
 def _act(request, tournament_id, action, success: str):
     tournament, token = _tournament_or_404(request, tournament_id)
-    try:
+    with refusals.as_message(request):
         action(tournament, token)
-    except services.TournamentError as exc:
-        messages.error(request, exc.message)
-    else:
         messages.success(request, success)
     url = tournament.get_absolute_url()
     return redirect(f"{url}?token={token}" if token and tournament.invite_only else url)

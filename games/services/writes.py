@@ -26,6 +26,7 @@ from django.utils import timezone
 import live
 from live.events import MATCH_UPDATED, CatchUp, MatchUpdated
 from live.groups import match_group, match_players_group
+from portal.errors import ServiceError
 
 from .. import signals, state_cache
 from ..engines import CHANCE, TERMINAL
@@ -38,13 +39,11 @@ _system_random = secrets.SystemRandom()
 TAKEOVER_BOT = "random"
 
 
-class MatchError(Exception):
+class MatchError(ServiceError):
     """A refused request. ``code`` is one of the protocol's error codes; the message is for people."""
 
     def __init__(self, message: str, code: str = "bad_request"):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message)
 
 
 @contextmanager

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from challenges import services
 from challenges.models import Challenge
+from challenges.services import ChallengeError
 from games.models import Match
 from games.services import MatchError, bot_account
 from games.signals import challenge_received
@@ -59,7 +60,7 @@ def test_the_terms_follow_the_rules_of_any_match(alice, bob):
 
 
 def test_nobody_challenges_themselves(alice):
-    with pytest.raises(MatchError, match="cannot challenge yourself"):
+    with pytest.raises(ChallengeError, match="cannot challenge yourself"):
         challenge(alice, alice)
 
 
@@ -76,7 +77,7 @@ def test_a_person_has_at_most_ten_challenges_waiting(alice, make_user, settings)
     settings.MAX_PENDING_CHALLENGES_PER_PERSON = 10
     for _ in range(10):
         challenge(alice, make_user())
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         challenge(alice, make_user())
     assert refused.value.code == "too_many_pending"
     assert "10 challenges waiting" in refused.value.message
@@ -87,7 +88,7 @@ def test_a_person_has_at_most_ten_challenges_waiting(alice, make_user, settings)
 
 def test_one_challenge_waits_per_opponent(alice, bob):
     challenge(alice, bob)
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         challenge(alice, bob, game="territories")
     assert refused.value.code == "already_pending"
     assert challenge(bob, alice).state == "pending"  # the other way round is another challenge
@@ -95,26 +96,26 @@ def test_one_challenge_waits_per_opponent(alice, bob):
 
 def test_decline_and_withdraw_are_each_for_one_side(alice, bob):
     sent = challenge(alice, bob)
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.challenge_accept(challenge_id=sent.pk, user=alice)
     assert refused.value.code == "forbidden"
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.challenge_cancel(challenge_id=sent.pk, user=bob)
     assert refused.value.code == "forbidden"
     assert services.challenge_decline(challenge_id=sent.pk, user=bob).state == "declined"
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.challenge_accept(challenge_id=sent.pk, user=bob)
     assert refused.value.code == "closed" and "declined" in refused.value.message
 
     withdrawn = challenge(alice, bob)
     assert services.challenge_cancel(challenge_id=withdrawn.pk, user=alice).state == "cancelled"
-    with pytest.raises(MatchError, match="withdrawn"):
+    with pytest.raises(ChallengeError, match="withdrawn"):
         services.challenge_accept(challenge_id=withdrawn.pk, user=bob)
 
 
 def test_a_stranger_cannot_even_see_a_challenge(alice, bob, make_user):
     sent = challenge(alice, bob)
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.challenge_accept(challenge_id=sent.pk, user=make_user())
     assert refused.value.code == "not_found"
 
@@ -122,7 +123,7 @@ def test_a_stranger_cannot_even_see_a_challenge(alice, bob, make_user):
 def test_accepting_twice_makes_one_match(alice, bob):
     sent = challenge(alice, bob)
     services.challenge_accept(challenge_id=sent.pk, user=bob)
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.challenge_accept(challenge_id=sent.pk, user=bob)
     assert refused.value.code == "closed" and "accepted already" in refused.value.message
     assert Match.objects.filter(creator=alice).count() == 1
@@ -131,7 +132,7 @@ def test_accepting_twice_makes_one_match(alice, bob):
 def test_accepting_after_a_day_is_refused_and_the_challenge_is_expired(alice, bob):
     sent = challenge(alice, bob)
     Challenge.objects.filter(pk=sent.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
-    with pytest.raises(MatchError, match="expired"):
+    with pytest.raises(ChallengeError, match="expired"):
         services.challenge_accept(challenge_id=sent.pk, user=bob)
     sent.refresh_from_db()
     assert sent.state == "expired" and not Match.objects.exists()

@@ -11,7 +11,7 @@ from django.db import connection
 from challenges import services
 from challenges.models import Challenge, RematchOffer
 from games.models import Match
-from games.services import MatchError
+from portal.errors import ServiceError
 
 from .helpers import finished_three_player, finished_two_player
 
@@ -35,7 +35,7 @@ def at_once(calls):
         try:
             call()
             outcomes.append("ok")
-        except MatchError as exc:
+        except ServiceError as exc:  # the challenge's refusal, or the match's
             outcomes.append(exc.code)
         finally:
             connection.close()

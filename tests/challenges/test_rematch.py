@@ -9,9 +9,9 @@ from django.utils import timezone
 
 from challenges import services
 from challenges.models import RematchAnswer, RematchOffer
+from challenges.services import ChallengeError
 from games import services as match_services
 from games.models import Match
-from games.services import MatchError
 from games.signals import rematch_offered
 
 from .helpers import finished_against_bot, finished_three_player, finished_two_player
@@ -71,7 +71,7 @@ def test_a_decline_ends_the_offer_and_makes_no_match(alice, bob):
 
     assert offer.state == "declined" and offer.new_match is None
     assert Match.objects.count() == matches
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.rematch_answer(offer_id=offer.pk, user=bob, accept=True)
     assert refused.value.code == "closed" and "declined" in refused.value.message
 
@@ -114,14 +114,14 @@ def test_accepting_twice_is_refused_and_makes_one_match(alice, bob, make_user):
     original = finished_three_player(alice, bob, carol)
     offer = services.rematch_offer(match_id=original.pk, user=alice)
     services.rematch_answer(offer_id=offer.pk, user=bob, accept=True)
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.rematch_answer(offer_id=offer.pk, user=bob, accept=True)
     assert refused.value.code == "closed" and "already" in refused.value.message
 
     two = finished_two_player(alice, bob)
     offer = services.rematch_offer(match_id=two.pk, user=alice)
     services.rematch_answer(offer_id=offer.pk, user=bob, accept=True)
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.rematch_answer(offer_id=offer.pk, user=bob, accept=True)
     assert refused.value.code == "closed"
     assert RematchOffer.objects.get(pk=offer.pk).new_match_id is not None
@@ -132,7 +132,7 @@ def test_accepting_after_the_offer_expired_is_refused_and_the_offer_is_marked_ex
     original = finished_two_player(alice, bob)
     offer = services.rematch_offer(match_id=original.pk, user=alice)
     RematchOffer.objects.filter(pk=offer.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.rematch_answer(offer_id=offer.pk, user=bob, accept=True)
     assert refused.value.code == "closed" and "expired" in refused.value.message
     offer.refresh_from_db()
@@ -156,7 +156,7 @@ def test_the_periodic_sweep_expires_offers_left_a_day(alice, bob, settings):
 
 def test_only_the_players_of_a_match_may_offer_a_rematch(alice, bob, make_user):
     original = finished_two_player(alice, bob)
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.rematch_offer(match_id=original.pk, user=make_user("watcher"))
     assert refused.value.code == "forbidden"
     assert not RematchOffer.objects.exists()
@@ -165,7 +165,7 @@ def test_only_the_players_of_a_match_may_offer_a_rematch(alice, bob, make_user):
 def test_a_spectator_cannot_answer_an_offer(alice, bob, make_user):
     original = finished_two_player(alice, bob)
     offer = services.rematch_offer(match_id=original.pk, user=alice)
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.rematch_answer(offer_id=offer.pk, user=make_user("watcher"), accept=True)
     assert refused.value.code == "forbidden"
     offer.refresh_from_db()
@@ -176,14 +176,14 @@ def test_a_match_still_being_played_or_called_off_has_no_rematch(alice, bob):
     from tests.games.helpers import start_two_player
 
     playing = start_two_player("game-of-god", alice, bob)
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.rematch_offer(match_id=playing.pk, user=alice)
     assert refused.value.code == "not_finished"
     match_services.match_abort(match_id=playing.pk, user=alice)
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.rematch_offer(match_id=playing.pk, user=alice)
     assert refused.value.code == "not_finished"
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.rematch_offer(match_id=10**9, user=alice)
     assert refused.value.code == "not_found"
 
@@ -191,22 +191,22 @@ def test_a_match_still_being_played_or_called_off_has_no_rematch(alice, bob):
 def test_one_offer_waits_at_a_time_and_a_played_rematch_is_not_offered_again(alice, bob):
     original = finished_two_player(alice, bob)
     offer = services.rematch_offer(match_id=original.pk, user=alice)
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.rematch_offer(match_id=original.pk, user=bob)
     assert refused.value.code == "already_pending"
     services.rematch_answer(offer_id=offer.pk, user=bob, accept=True)
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.rematch_offer(match_id=original.pk, user=bob)
     assert refused.value.code == "closed"
 
 
 def test_only_the_person_who_offered_may_withdraw_it(alice, bob):
     offer = services.rematch_offer(match_id=finished_two_player(alice, bob).pk, user=alice)
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.rematch_cancel(offer_id=offer.pk, user=bob)
     assert refused.value.code == "forbidden"
     assert services.rematch_cancel(offer_id=offer.pk, user=alice).state == "cancelled"
-    with pytest.raises(MatchError):
+    with pytest.raises(ChallengeError):
         services.rematch_answer(offer_id=offer.pk, user=bob, accept=True)
 
 
@@ -214,7 +214,7 @@ def test_no_rematch_with_a_player_whose_account_is_closed(alice, bob):
     original = finished_two_player(alice, bob)
     bob.is_active = False
     bob.save()
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(ChallengeError) as refused:
         services.rematch_offer(match_id=original.pk, user=alice)
     assert refused.value.code == "forbidden" and "bob" in refused.value.message
 
@@ -291,7 +291,7 @@ def test_an_offer_cannot_be_accepted_once_a_player_closed_their_account(alice, b
     services.rematch_answer(offer_id=offer.pk, user=bob, accept=True)
     alice.is_active = False
     alice.save()
-    with pytest.raises(MatchError, match="alice no longer plays here"):
+    with pytest.raises(ChallengeError, match="alice no longer plays here"):
         services.rematch_answer(offer_id=offer.pk, user=carol, accept=True)
     offer.refresh_from_db()
     assert offer.state == "pending" and offer.new_match is None

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from challenges import services
 from challenges.models import Challenge
-from games.services import MatchError
+from challenges.services import ChallengeError
 from notifications.models import Notification
 
 # The notifications are written after commit.
@@ -80,7 +80,7 @@ def test_a_challenge_left_a_day_tells_the_challenger_once(alice, bob):
 def test_an_answer_that_finds_the_challenge_expired_tells_the_challenger_too(alice, bob):
     sent = challenge(alice, bob)
     Challenge.objects.filter(pk=sent.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
-    with pytest.raises(MatchError, match="expired"):
+    with pytest.raises(ChallengeError, match="expired"):
         services.challenge_accept(challenge_id=sent.pk, user=bob)
 
     assert [kind_text[1] for kind_text in told(alice)] == [f"Your challenge to bob to {WORDS} expired unanswered."]
@@ -88,9 +88,9 @@ def test_an_answer_that_finds_the_challenge_expired_tells_the_challenger_too(ali
 
 def test_a_refused_answer_tells_nobody(alice, bob, make_user):
     sent = challenge(alice, bob)
-    with pytest.raises(MatchError):
+    with pytest.raises(ChallengeError):
         services.challenge_decline(challenge_id=sent.pk, user=alice)  # only bob may decline
-    with pytest.raises(MatchError):
+    with pytest.raises(ChallengeError):
         services.challenge_accept(challenge_id=sent.pk, user=make_user("carol"))
 
     assert told(alice) == []

@@ -1,0 +1,79 @@
+"""The one error model of the services: every refusal a service gives is a ``ServiceError``.
+
+``code`` is one of the protocol's error codes (the same on the socket and in the API),
+``message`` is for people, and ``field`` names the form field at fault when there is one.
+Each app has its own subclass (``games.services.MatchError``, ``forums.services.ForumError``,
+``tournaments.services.TournamentError``, ``challenges.services.ChallengeError``); the API's
+exception handler (``portal.api_errors``) answers any of them with ``HTTP_STATUS`` below, and
+pages show them through ``portal.refusals``. Views do not catch them one by one.
+"""
+
+from __future__ import annotations
+
+BAD_REQUEST = 400
+FORBIDDEN = 403
+NOT_FOUND = 404
+CONFLICT = 409
+TOO_MANY_REQUESTS = 429
+
+# The HTTP status of every code a service raises. A code missing here is a bad request.
+HTTP_STATUS: dict[str, int] = {
+    # The request itself is wrong: a bad value, an illegal action.
+    "bad_request": BAD_REQUEST,
+    "illegal": BAD_REQUEST,
+    # Not allowed to the caller.
+    "forbidden": FORBIDDEN,
+    "not_seated": FORBIDDEN,
+    "not_your_turn": FORBIDDEN,
+    "not_entered": FORBIDDEN,  # tournaments: that player has not entered
+    "rated": FORBIDDEN,  # takebacks: never in a rated match
+    "not_yours": FORBIDDEN,  # takebacks: the asker does not answer their own request
+    # Nothing there (or not visible to the caller).
+    "not_found": NOT_FOUND,
+    # The state of things says no: too late, already done, or over a limit.
+    "stale": CONFLICT,
+    "finished": CONFLICT,
+    "too_many_open": CONFLICT,
+    "full": CONFLICT,  # tournaments
+    "nothing_to_take_back": CONFLICT,  # takebacks, down to bots_decline
+    "chance": CONFLICT,
+    "moved_since": CONFLICT,
+    "pending": CONFLICT,
+    "declined": CONFLICT,
+    "no_request": CONFLICT,
+    "bots_decline": CONFLICT,
+    "closed": CONFLICT,  # challenges and rematch offers, down to not_finished
+    "already_pending": CONFLICT,
+    "too_many_pending": CONFLICT,
+    "not_finished": CONFLICT,
+    # Too often.
+    "rate_limited": TOO_MANY_REQUESTS,
+    "throttled": TOO_MANY_REQUESTS,
+}
+
+
+def http_status(code: str) -> int:
+    """The HTTP status of an error code: 400 for a code the table does not know."""
+    return HTTP_STATUS.get(code, BAD_REQUEST)
+
+
+class ServiceError(Exception):
+    """A refused request: ``code`` (see ``HTTP_STATUS``), a ``message`` for people, and the
+    form ``field`` at fault, if any. ``str()`` is the message.
+
+    ``extra`` holds what an edge adds to the API's error body beside the code and the message
+    (the games' API adds the caller's snapshot to a stale or finished refusal)."""
+
+    def __init__(self, code: str, message: str, field: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+        self.extra: dict = {}
+
+    def __str__(self) -> str:
+        return self.message
+
+    @property
+    def http_status(self) -> int:
+        return http_status(self.code)
