@@ -1,5 +1,7 @@
 """'Discuss this match': one topic per match, in its game's forum, opened from the match page."""
 
+import html
+
 import pytest
 
 from forums.models import Post, Topic
@@ -83,13 +85,23 @@ def test_a_deleted_discussion_can_be_opened_again(client, alice, moderator, fini
     assert created and again.pk != topic.pk
 
 
+def assert_refused(response, match, message):
+    """Refused: sent back to the match page (a player of it sees it), told why, and no form."""
+    assert response.redirect_chain == [(f"/matches/{match.pk}/", 302)]
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert html.escape(message) in page
+    assert 'name="title"' not in page
+
+
 def test_a_match_still_being_played_is_not_discussed_in_the_forum(client, alice, bob):
     match = game_services.match_create(user=alice, game="game-of-god", num_players=2)
     game_services.match_join(match_id=match.pk, user=bob, token=match.invite_token)
     login(client, alice)
     response = client.get(f"/forum/discuss/{match.pk}/", follow=True)
     assert "once it is over" in response.content.decode()
-    client.post(f"/forum/discuss/{match.pk}/", {"title": "Live", "body": "tips"})
+    response = client.post(f"/forum/discuss/{match.pk}/", {"title": "Live", "body": "tips"}, follow=True)
+    assert_refused(response, match, "A match is discussed in the forum once it is over; use the match chat meanwhile.")
     assert not Topic.objects.exists()
 
 
@@ -98,7 +110,11 @@ def test_an_invite_only_match_is_not_discussed_in_the_open(client, alice, bob):
     game_services.match_join(match_id=match.pk, user=bob, token=match.invite_token)
     game_services.match_resign(match_id=match.pk, user=bob)
     login(client, alice)
-    client.post(f"/forum/discuss/{match.pk}/", {"title": "Secret", "body": "tips"})
+    for response in (
+        client.get(f"/forum/discuss/{match.pk}/", follow=True),
+        client.post(f"/forum/discuss/{match.pk}/", {"title": "Secret", "body": "tips"}, follow=True),
+    ):
+        assert_refused(response, match, "That match does not exist or is not public.")
     assert not Topic.objects.exists()
 
 

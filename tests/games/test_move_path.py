@@ -8,12 +8,14 @@ audience's and runs no query, however many people watch.
 import json
 import random
 import threading
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db.backends import utils as db_utils
+from django.utils import timezone
 
 from games import services, state_cache
 from games.models import Match
@@ -55,6 +57,66 @@ def test_on_postgresql_a_persons_move_is_two_statements_a_read_and_one_write(ali
         assert after.version == match.version + 1
         assert after.moves.filter(seat__isnull=False).order_by("-index").first().action == action
         assert after.snapshot == state_cache.replay(after).view(None)
+
+
+# The locked path on PostgreSQL, statement by statement: the unlocked read that finds the move
+# must be decided under the lock, BEGIN, the match read again FOR UPDATE with its seats, the
+# writes, COMMIT, and the follow-up that asks whether the match was a tournament's.
+# A move that ends the game writes its move, the places and the match.
+LOCKED_FINAL_MOVE_STATEMENTS = 8
+# A move that meets a run-out clock asks whether an outage stopped the clocks, writes the time
+# out, the places and the match, and reads the moves for the finished match's record.
+LOCKED_TIME_OUT_STATEMENTS = 10
+
+
+def _locked(statements):
+    return [sql for sql in statements if "FOR UPDATE" in sql]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(not settings.USING_POSTGRES, reason="the locked path is the only one on SQLite: budget above")
+def test_on_postgresql_the_move_that_ends_the_game_takes_the_locked_path_within_its_budget(
+    alice, bob, django_assert_max_num_queries
+):
+    match = start_two_player("territories", alice, bob)  # about 40 actions from start to end
+    rng = random.Random(6)
+    moves = 0
+    while match.status == Match.Status.ACTIVE:
+        action = rng.choice(state_cache.load(match).legal_actions())
+        mover = _mover(match, alice, bob)
+        with django_assert_max_num_queries(LOCKED_FINAL_MOVE_STATEMENTS) as ran:
+            services.match_act(match_id=match.pk, user=mover, action=action, version=match.version)
+        statements = [q["sql"] for q in ran.captured_queries]
+        match = fresh(match.pk)
+        moves += 1
+        if match.status == Match.Status.ACTIVE:  # the moves before it: the one-statement path
+            assert len(statements) <= 2 and _locked(statements) == [], statements
+    assert moves > 1 and match.status == Match.Status.FINISHED and match.end_reason == "game over"
+    assert len(_locked(statements)) == 1, statements
+    assert all(seat.place is not None for seat in match.seats.all())
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(not settings.USING_POSTGRES, reason="the locked path is the only one on SQLite: budget above")
+def test_on_postgresql_a_move_on_a_run_out_clock_takes_the_locked_path_within_its_budget(
+    alice, bob, django_assert_max_num_queries
+):
+    match = start_two_player("game-of-god", alice, bob, speed="live", seconds_per_move=30)
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    match = fresh(match.pk)
+    late = match.to_move
+    action = state_cache.load(match).legal_actions()[0]
+    with (
+        django_assert_max_num_queries(LOCKED_TIME_OUT_STATEMENTS) as ran,
+        pytest.raises(services.MatchError) as refused,
+    ):
+        services.match_act(match_id=match.pk, user=_mover(match, alice, bob), action=action, version=match.version)
+    statements = [q["sql"] for q in ran.captured_queries]
+    assert refused.value.code == "finished"
+    assert len(_locked(statements)) == 1, statements
+    after = fresh(match.pk)
+    assert after.status == Match.Status.FINISHED and after.end_reason == "time out"
+    assert after.version == match.version + 1 and after.seats.get(index=late).timed_out
 
 
 @pytest.mark.django_db(transaction=True)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.template import engines as template_engines
 
 from games.models import Match
 from tests.games.browser.pages import CONNECTED, log_in
@@ -34,17 +35,69 @@ def test_every_response_carries_the_security_headers(client, path):
     assert "camera=()" in response["Permissions-Policy"] and "geolocation=()" in response["Permissions-Policy"]
 
 
+def project_templates():
+    """Every template file of the project that Django renders: the project-level ``templates/``
+    (base.html included) and each app's ``templates/``, as the template engine finds them."""
+    base = Path(settings.BASE_DIR).resolve()
+    folders = set()
+    for engine in template_engines.all():
+        for folder in engine.template_dirs:
+            folder = Path(folder).resolve()
+            if folder.is_relative_to(base) and ".venv" not in folder.relative_to(base).parts:
+                folders.add(folder)
+    return folders, sorted(path for folder in folders for path in folder.rglob("*.html"))
+
+
+def inline_code(html):
+    """The scripts, event handlers and ``javascript:`` addresses written into the markup."""
+    found = [tag for tag in re.findall(r"<script\b[^>]*>", html, re.I) if not re.search(r"\ssrc\s*=", tag, re.I)]
+    found += re.findall(r"<[^>]*\son[a-z]+\s*=", html, re.I)
+    found += re.findall(r"""(?:href|src|action)\s*=\s*["']?\s*javascript:""", html, re.I)
+    return found
+
+
+def inline_styles(html):
+    return re.findall(r"<style\b[^>]*>", html, re.I) + re.findall(r"<[^>]*\sstyle\s*=", html, re.I)
+
+
+def test_the_template_check_reads_the_project_templates_and_every_app():
+    folders, paths = project_templates()
+    base = Path(settings.BASE_DIR).resolve()
+    assert base / "templates" in folders
+    assert base / "templates" / "base.html" in paths
+    for app in ["accounts", "games", "rankings", "forums", "challenges", "tournaments", "notifications", "portal"]:
+        if (base / app / "templates").is_dir():
+            assert base / app / "templates" in folders, app
+
+
+@pytest.mark.parametrize(
+    ("html", "found"),
+    [
+        ("<script>alert(1)</script>", True),
+        ('<script type="module">import "/x.js"</script>', True),
+        ('<script data-src="x.js"></script>', True),
+        ('<button onclick="go()">', True),
+        ('<a href="javascript:go()">', True),
+        ('<script type="module" src="{% static \'js/me.js\' %}"></script>', False),
+        ('<form action="/x/" data-confirm="Sure?">', False),
+    ],
+)
+def test_the_template_check_sees_inline_code(html, found):
+    assert bool(inline_code(html)) is found
+
+
 def test_no_template_holds_an_inline_script_or_event_handler():
     """json_script blocks (data, never run) are the only scripts written into a page."""
-    found = []
-    for path in Path(settings.BASE_DIR).glob("*/templates/**/*.html"):
-        if ".venv" in path.parts:
-            continue
-        html = path.read_text()
-        for tag in re.findall(r"<script\b[^>]*>", html):
-            if "src=" not in tag:
-                found.append(f"{path}: {tag}")
-        found += [f"{path}: {m}" for m in re.findall(r"<[^>]*\son[a-z]+\s*=", html)]
+    _folders, paths = project_templates()
+    found = [f"{path}: {hit}" for path in paths for hit in inline_code(path.read_text())]
+    assert found == []
+
+
+def test_no_template_holds_an_inline_style():
+    """``style-src 'self'``: a style element or attribute in the markup would be blocked."""
+    _folders, paths = project_templates()
+    found = [f"{path}: {hit}" for path in paths for hit in inline_styles(path.read_text())]
+    assert inline_styles('<p style="color: red">') and inline_styles("<style>p {}</style>")
     assert found == []
 
 

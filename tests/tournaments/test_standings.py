@@ -145,6 +145,25 @@ def test_multiplayer_tables_use_the_place_analogues():
     ]
 
 
+def test_level_on_points_buchholz_and_sonneborn_berger_the_wins_decide():
+    rounds = [
+        ([win(D, A), draw(B, C)], []),
+        ([win(B, D), draw(C, A)], []),
+        ([draw(D, C), win(A, B)], []),
+    ]
+    # Everyone scores 1.5 (A 0 + .5 + 1, B .5 + 1 + 0, C three draws, D 1 + 0 + .5), so every
+    # Buchholz is the other three's 4.5. Sonneborn-Berger is level too:
+    #   A: drew C (1.5 / 2) + beat B (1.5) = 2.25;  B: drew C + beat D = 2.25
+    #   C: three draws, 3 x 1.5 / 2         = 2.25;  D: beat A + drew C = 2.25
+    # Only Wins is left: C won no table and is last; A, B and D share first.
+    assert table(standings([A, B, C, D], rounds)) == [
+        (A, 1, 1.5, 4.5, 2.25, 1.0),
+        (B, 1, 1.5, 4.5, 2.25, 1.0),
+        (D, 1, 1.5, 4.5, 2.25, 1.0),
+        (C, 4, 1.5, 4.5, 2.25, 0.0),
+    ]
+
+
 def test_entrants_equal_on_everything_share_a_rank():
     rows = standings([A, B, C], [([draw(A, B)], [C])])
     assert [(s.entrant, s.rank) for s in rows] == [(C, 1), (A, 2), (B, 2)]

@@ -51,9 +51,18 @@ def page_version(page):
     return page.evaluate("window.matchClient.payload.version")
 
 
+# The longest pause before the page tries its socket again (static/js/match.js: a growing pause
+# of at most 10 s, and up to a quarter of a second at random).
+RECONNECT_PAUSE_MAX_MS = 10_250
+
+
 def test_a_dropped_socket_reconnects_and_catches_up(asgi_server, browser, alice, bob, screenshot):
     match = off_the_page_thread(lambda: start(alice, bob))
-    page = log_in(browser.new_context(), asgi_server, alice)
+    context = browser.new_context()
+    # The page's timers run on a clock of the test's own: the socket tries again only when the
+    # test moves that clock on, so the moves below are surely made while the page is away.
+    context.clock.install()
+    page = log_in(context, asgi_server, alice)
     page.goto(f"{asgi_server}/matches/{match.pk}/")
     page.wait_for_function(pages.CONNECTED)
     seen = page_version(page)
@@ -74,7 +83,11 @@ def test_a_dropped_socket_reconnects_and_catches_up(asgi_server, browser, alice,
     off_the_page_thread(play_three_moves)
     latest = Match.objects.get(pk=match.pk).version
     assert latest > seen
+    # Away indeed: the socket is still closed and the page shows what it saw before.
+    assert page.evaluate("window.matchClient.socket.readyState") == 3  # CLOSED
+    assert page_version(page) == seen and "Reconnecting" in page.inner_text("#banner")
 
+    page.clock.run_for(RECONNECT_PAUSE_MAX_MS)
     page.wait_for_function("v => window.matchClient.payload.version === v", arg=latest, timeout=20_000)
     page.wait_for_selector("#banner", state="hidden")
     screenshot(page, "match-reconnected")
