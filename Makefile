@@ -68,6 +68,7 @@ bench: install
 	$(PY) -m bench.pairing
 	$(PY) -m bench.forum_search
 	$(PY) -m bench.live
+	$(PY) -m bench.hard_think
 	nice -n 10 $(PY) -m bench.bots --minutes $${BOT_MINUTES:-60} --results bench/results/bots.jsonl
 
 REF ?= main

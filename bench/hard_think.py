@@ -19,10 +19,12 @@ import argparse
 import random
 import sys
 import time
+from typing import cast
 
 from bench.report import machine
 from games.bots import get_bot
 from games.bots.base import resolve_chance
+from games.bots.mcts import MCTSBot
 from games.engines import CHANCE, all_games
 
 PROMISE = 2.0  # seconds a move, what Hard's description says
@@ -50,7 +52,7 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=1, help="answers per position; the longest is kept")
     parser.add_argument("--seed", type=int, default=20, help="seed of the random games the positions come from")
     args = parser.parse_args(argv)
-    hard = get_bot("mcts-hard")
+    hard = cast(MCTSBot, get_bot("mcts-hard"))
     print(f"MCTS Hard on the heaviest positions ({machine()['summary']}); promise {PROMISE:.1f} s a move")
     print(f"{'game':<16} {'players':>7} {'choices':>7} {'wall s':>7} {'cpu s':>7} {'iterations':>10}")
     over = []

@@ -11,6 +11,7 @@ Hard really takes on this machine is measured by ``python -m bench.hard_think``.
 
 import random
 import types
+from typing import cast
 
 import pytest
 
@@ -39,7 +40,7 @@ class FakeClock:
 def slow_hard(monkeypatch):
     """Hard, searching on a fake clock that advances ``ITERATION_COST`` per iteration."""
     clock = FakeClock()
-    hard = get_bot("mcts-hard")
+    hard = cast(MCTSBot, get_bot("mcts-hard"))
     monkeypatch.setattr(mcts, "time", types.SimpleNamespace(perf_counter=clock.perf_counter))
 
     def iterate(*args):
@@ -51,7 +52,7 @@ def slow_hard(monkeypatch):
 
 
 def test_hard_promises_two_seconds_and_its_cap_is_under_them():
-    hard = get_bot("mcts-hard")
+    hard = cast(MCTSBot, get_bot("mcts-hard"))
     assert hard.seconds == HARD_SECONDS < LIMIT
     # The clock is looked at every ``_CHECK_EVERY`` iterations: a search may run that many past
     # the cap. At the test's iteration cost that still ends inside the promise.
@@ -87,7 +88,7 @@ def test_on_a_fast_machine_the_iteration_budget_binds_and_the_clock_does_not(mon
     game = next(g for g in all_games() if g.slug == "territories")
     players = max(game.allowed_player_counts())
     state, _ = heaviest_position(game, players, seed=20)
-    hard = get_bot("mcts-hard")
+    hard = cast(MCTSBot, get_bot("mcts-hard"))
     clock = FakeClock()
     monkeypatch.setattr(mcts, "time", types.SimpleNamespace(perf_counter=clock.perf_counter))
     hard.choose(state.clone(), state.current_player(), random.Random(1))

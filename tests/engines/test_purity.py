@@ -64,7 +64,7 @@ def imported_modules(source, module, is_package=False):
                 base = base[: len(base) - up]
                 target = ".".join([*base, node.module] if node.module else base)
             else:
-                target = node.module
+                target = node.module or ""
             for alias in node.names:
                 yield target if alias.name == "*" else f"{target}.{alias.name}"
 

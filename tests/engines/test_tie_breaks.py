@@ -57,7 +57,7 @@ def test_equal_scores_are_ordered_by_the_tie_breaks_shown_or_share_a_place(game,
     for label in game.tie_breaks:
         assert label.split()[0] in BETTER_WHEN, f"say which way {label!r} counts"
     wanted = {"decided", "shared"} if game.tie_breaks else {"shared"}
-    seen = set()
+    seen: set[str] = set()
     for seed in range(MAX_SEEDS):
         if seed >= PLAYOUTS and wanted <= seen:
             break

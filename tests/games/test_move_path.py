@@ -105,6 +105,7 @@ def test_on_postgresql_a_move_on_a_run_out_clock_takes_the_locked_path_within_it
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     match = fresh(match.pk)
     late = match.to_move
+    assert late is not None
     action = state_cache.load(match).legal_actions()[0]
     with (
         django_assert_max_num_queries(LOCKED_TIME_OUT_STATEMENTS) as ran,

@@ -41,8 +41,8 @@ def project_templates():
     base = Path(settings.BASE_DIR).resolve()
     folders = set()
     for engine in template_engines.all():
-        for folder in engine.template_dirs:
-            folder = Path(folder).resolve()
+        for name in engine.template_dirs:
+            folder = Path(name).resolve()
             if folder.is_relative_to(base) and ".venv" not in folder.relative_to(base).parts:
                 folders.add(folder)
     return folders, sorted(path for folder in folders for path in folder.rglob("*.html"))

@@ -8,6 +8,7 @@ from tournaments.pairing import Entrant, round_robin
 from tournaments.standings import (
     BYE_POINTS,
     TIE_BREAKS,
+    RoundResults,
     StandingsError,
     TableResult,
     pairing_entrants,
@@ -76,7 +77,7 @@ def test_a_bye_scores_a_win():
 
 
 def test_four_player_round_robin_with_draws_is_decided_by_sonneborn_berger():
-    rounds = [
+    rounds: list[RoundResults] = [
         ([win(A, B), draw(C, D)], []),
         ([draw(A, C), win(B, D)], []),
         ([win(D, A), win(C, B)], []),
@@ -98,7 +99,7 @@ def test_four_player_round_robin_with_draws_is_decided_by_sonneborn_berger():
 
 
 def test_three_round_swiss_with_byes():
-    rounds = [
+    rounds: list[RoundResults] = [
         ([win(A, B), draw(C, D)], [E]),
         ([win(A, C), win(E, B)], [D]),
         ([draw(A, E), win(D, B)], [C]),
@@ -122,7 +123,7 @@ def test_three_round_swiss_with_byes():
 
 
 def test_multiplayer_tables_use_the_place_analogues():
-    rounds = [
+    rounds: list[RoundResults] = [
         ([TableResult((1, 2, 3), (1, 2, 3)), TableResult((4, 5, 6), (1, 1, 3))], []),
         ([TableResult((1, 4, 6), (2, 1, 3)), TableResult((2, 5, 3), (1, 2, 2))], []),
     ]
@@ -146,7 +147,7 @@ def test_multiplayer_tables_use_the_place_analogues():
 
 
 def test_level_on_points_buchholz_and_sonneborn_berger_the_wins_decide():
-    rounds = [
+    rounds: list[RoundResults] = [
         ([win(D, A), draw(B, C)], []),
         ([win(B, D), draw(C, A)], []),
         ([draw(D, C), win(A, B)], []),
@@ -172,7 +173,7 @@ def test_entrants_equal_on_everything_share_a_rank():
 def test_a_win_by_forfeit_counts_in_points_but_not_for_the_tie_breaks():
     # A beat B, C beat D by forfeit (D never came): the winners tie on points. B played and
     # scored nothing; D forfeited, so for C that meeting counts as one against C's own score.
-    rounds = [([win(A, B), TableResult((C, D), (1, 2), forfeited=(D,))], [])]
+    rounds: list[RoundResults] = [([win(A, B), TableResult((C, D), (1, 2), forfeited=(D,))], [])]
     rows = {s.entrant: s for s in standings([A, B, C, D], rounds)}
     assert rows[A].points == rows[C].points == 1.0
     assert dict(rows[A].tie_breaks)["Buchholz"] == 0.0
@@ -182,7 +183,7 @@ def test_a_win_by_forfeit_counts_in_points_but_not_for_the_tie_breaks():
 
 
 def test_withdrawn_entrants_stay_in_the_standings_and_keep_counting_for_their_opponents():
-    rounds = [([win(A, B), win(C, D)], []), ([win(A, C), win(B, D)], [])]
+    rounds: list[RoundResults] = [([win(A, B), win(C, D)], []), ([win(A, C), win(B, D)], [])]
     rows = standings([A, B, C, D], rounds, withdrawn=[B])
     by_entrant = {s.entrant: s for s in rows}
     assert [(s.entrant, s.rank) for s in rows] == [(A, 1), (B, 2), (C, 2), (D, 4)]
@@ -217,7 +218,7 @@ def test_results_that_cannot_be_are_refused(rounds, message):
 @given(n=st.integers(2, 9), data=st.data())
 def test_a_round_robin_of_any_results_ranks_by_points_with_buchholz_the_field_minus_oneself(n, data):
     ids = list(range(1, n + 1))
-    rounds = [
+    rounds: list[RoundResults] = [
         ([TableResult(t, data.draw(st.sampled_from([(1, 2), (2, 1), (1, 1)]))) for t in rnd.tables], list(rnd.byes))
         for rnd in round_robin(ids, 2)
     ]
@@ -239,7 +240,7 @@ def test_a_round_robin_of_any_results_ranks_by_points_with_buchholz_the_field_mi
 
 
 def test_pairing_entrants_carry_points_opponents_byes_and_seats_and_leave_out_the_withdrawn():
-    rounds = [
+    rounds: list[RoundResults] = [
         ([win(A, B), draw(C, D)], [E]),
         ([win(E, A), win(B, C)], [D]),
     ]

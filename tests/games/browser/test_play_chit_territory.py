@@ -114,7 +114,7 @@ def near_the_end(options, person):
     game = get_game("chit-territory")
     for seed in range(100):
         rng = random.Random(seed)
-        state, moves = game.new_state(2, options), []
+        state, moves = game.new_state(2, options), list[tuple[int | None, str]]()
         while not state.is_terminal():
             if ready_to_hand_over(state, person):
                 return moves, state
