@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from games.engines import all_games
+from games.catalog import all_games
 from games.models import Match
 from portal.markdown import render_markdown
 

@@ -273,7 +273,7 @@ def open_matches_changed(sender, match_id, **kwargs) -> None:
 
 def ratings_changed(game: str | None) -> None:
     """A match's ratings were written (or every game's, with ``game=None``): after commit."""
-    from games.engines import all_games
+    from games.catalog import all_games
 
     games = [game] if game else [g.slug for g in all_games()]
     bump_on_commit("ratings", *(f"ratings:{slug}" for slug in games))

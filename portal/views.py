@@ -1,7 +1,7 @@
 from django.http import HttpResponse
 from django.shortcuts import render
 
-from games.engines import all_games
+from games.catalog import all_games
 from games.selectors import latest_finished
 
 from . import page_cache

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 
 from games.bots import bot_label, bot_names
-from games.engines import all_games
+from games.catalog import game_choices
 
 from . import services
 from .models import Tournament
@@ -55,7 +55,7 @@ class TournamentForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [(g.slug, g.name) for g in all_games()]
+        self.fields["game"].choices = game_choices()
 
     def clean(self):
         data = super().clean()

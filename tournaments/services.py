@@ -33,7 +33,7 @@ from forums import services as forum_services
 from forums.models import GENERAL_SLUG, Forum, Topic
 from games import services as game_services
 from games.bots import bot_names
-from games.engines import get_game
+from games.catalog import get_game
 from games.models import Match, Seat
 from portal import page_cache
 
