@@ -5,13 +5,8 @@ class NotificationsConfig(AppConfig):
     name = "notifications"
 
     def ready(self):
-        from games.signals import (
-            challenge_answered,
-            challenge_received,
-            match_finished,
-            open_matches_changed,
-            rematch_offered,
-        )
+        from challenges.signals import challenge_answered, challenge_received, rematch_offered
+        from games.signals import match_finished, open_matches_changed
 
         from . import receivers
 
