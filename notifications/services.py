@@ -20,6 +20,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from forums.models import Post
 from games.models import Match, Seat
 
 from . import selectors
@@ -106,8 +107,6 @@ def notify_match_finished(*, match_id: int) -> list[Notification]:
 def notify_forum_reply(*, post_id: int) -> list[Notification]:
     """A reply in a topic: everyone else who wrote a visible post there is told (one unread
     notification per topic at a time)."""
-    from forums.models import Post
-
     post = Post.objects.select_related("topic", "author").filter(pk=post_id).first()
     if post is None or post.is_hidden or post.topic.is_hidden:
         return []
