@@ -49,6 +49,9 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
+from games.catalog import all_games
+from games.models import Match
+
 log = logging.getLogger(__name__)
 
 # A safety net only: an entry is never used once a generation it was built under has moved
@@ -260,8 +263,6 @@ def bump_on_commit(*areas: str) -> None:
 
 
 def match_finished(sender, match_id, game: str | None = None, **kwargs) -> None:
-    from games.models import Match
-
     if game is None:  # one indexed read, once per match: the signal names the match only
         game = Match.objects.filter(pk=match_id).values_list("game", flat=True).first()
     bump("finished", *([f"finished:{game}"] if game else []))
@@ -273,8 +274,6 @@ def open_matches_changed(sender, match_id, **kwargs) -> None:
 
 def ratings_changed(game: str | None) -> None:
     """A match's ratings were written (or every game's, with ``game=None``): after commit."""
-    from games.catalog import all_games
-
     games = [game] if game else [g.slug for g in all_games()]
     bump_on_commit("ratings", *(f"ratings:{slug}" for slug in games))
 
