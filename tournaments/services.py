@@ -36,6 +36,7 @@ from games.bots import bot_names
 from games.catalog import get_game
 from games.models import Match, Seat
 from portal import page_cache
+from rankings.models import Rating
 
 from . import live, pairing, standings
 from .models import Bye, Entrant, Round, Table, TableSeat, Tournament
@@ -437,8 +438,6 @@ def tournament_start(*, tournament_id, user=None) -> Tournament:
 
 
 def _seed(tournament: Tournament, entrants: list[Entrant]) -> None:
-    from rankings.models import Rating
-
     ratings = dict(
         Rating.objects.filter(game=tournament.game, user_id__in=[e.user_id for e in entrants]).values_list(
             "user_id", "rating"
