@@ -17,6 +17,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from games.catalog import all_games
 from games.models import Match, Seat
 from portal import page_cache
 
@@ -206,6 +207,6 @@ def ratings_recompute(*, game: str | None = None) -> int:
             ),
             batch_size=RECOMPUTE_BATCH,
         )
-        page_cache.ratings_changed(game)
+        page_cache.ratings_changed(*([game] if game else [g.slug for g in all_games()]))
     log.info("Recomputed ratings%s from %d matches", f" of {game}" if game else "", rated)
     return rated
