@@ -1,13 +1,13 @@
 """The games as the rest of the site sees them: what a page, a form or a ranking needs to
-know about a game, without its rules. Other apps import this module, never
-``games.engines``: the engines are private to ``games``."""
+know about a game, without its rules, and the names of the computer players. Other apps
+import this module, never ``games.engines`` or ``games.bots``: they are private to ``games``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
 
-from . import engines
+from . import bots, engines
 
 
 @dataclass(frozen=True)
@@ -69,3 +69,13 @@ def game_name(slug: str) -> str:
 def game_choices() -> list[tuple[str, str]]:
     """(slug, name) of every game, for a form's choice field."""
     return [(game.slug, game.name) for game in all_games()]
+
+
+def bot_names() -> list[str]:
+    """The computer players (bot levels) by name, in the order the site lists them."""
+    return bots.bot_names()
+
+
+def bot_choices() -> list[tuple[str, str]]:
+    """(name, the label people see) of every computer player, for a form's choice field."""
+    return [(name, bots.bot_label(name)) for name in bots.bot_names()]

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
-from games.bots import bot_label, bot_names
-from games.catalog import game_choices
+from games.catalog import bot_choices, game_choices
 
 from . import services
 from .models import Tournament
@@ -96,4 +95,4 @@ class AddBotForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["bot"].choices = [(name, bot_label(name)) for name in bot_names()]
+        self.fields["bot"].choices = bot_choices()

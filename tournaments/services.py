@@ -32,8 +32,7 @@ from django.utils import timezone
 from forums import services as forum_services
 from forums.models import GENERAL_SLUG, Forum, Topic
 from games import services as game_services
-from games.bots import bot_names
-from games.catalog import get_game
+from games.catalog import bot_names, get_game
 from games.models import Match, Seat
 from portal import page_cache
 from rankings.models import Rating

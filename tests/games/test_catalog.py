@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from games import catalog, engines
+from games import bots, catalog, engines
 
 
 def test_the_catalog_lists_every_engine_in_registry_order():
@@ -42,3 +42,8 @@ def test_player_counts_are_checked_in_words():
     catalog.get_game("game-of-god").check_players(4)
     with pytest.raises(ValueError, match="Game of God is played by 2, 4 players, not 3."):
         catalog.get_game("game-of-god").check_players(3)
+
+
+def test_the_computer_players_are_named_as_the_bots_are():
+    assert catalog.bot_names() == bots.bot_names()
+    assert catalog.bot_choices() == [(name, bots.bot_label(name)) for name in bots.bot_names()]
