@@ -12,6 +12,7 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.humanize.templatetags.humanize import ordinal
 from django.core import signing
 from django.core.mail import EmailMessage
@@ -39,8 +40,6 @@ def notify(*, user_ids, kind: str, text: str, url: str = "", key: str = "") -> l
     notification under it gets no second one."""
     if kind not in Kind.values:
         raise ValueError(f"Unknown kind of notification {kind!r}")
-    from django.contrib.auth import get_user_model
-
     people = set(get_user_model().objects.filter(pk__in=set(user_ids), is_bot=False).values_list("pk", flat=True))
     if key:
         people -= set(
@@ -152,8 +151,6 @@ def unsubscribe_token(user) -> str:
 
 def unsubscribe_user(token: str):
     """The person a token was made for, or None if it is not one of ours (tampered, cut)."""
-    from django.contrib.auth import get_user_model
-
     try:
         data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     except signing.BadSignature:
@@ -263,8 +260,6 @@ def turn_mail_send(*, user_id: int, now: datetime | None = None) -> int:
     two runs at once send one mail. The mail goes out after that, with no lock held: a slow
     mail server holds up nothing else of that person's. A mail that fails gives the claim back
     (the next sweep tries again) and raises, so the task retries."""
-    from django.contrib.auth import get_user_model
-
     now = now or timezone.now()
     user = get_user_model().objects.filter(pk=user_id).first()
     if user is None:

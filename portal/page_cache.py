@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.core.cache import caches
 from django.db import transaction
@@ -85,8 +86,6 @@ def release() -> str:
     """A fingerprint of the code and templates this process renders with. Part of every
     fragment's stamp, so that after a deploy nothing rendered by the old code is served,
     whatever the generations say."""
-    from django.apps import apps
-
     digest = hashlib.blake2b(digest_size=6)
     base = settings.BASE_DIR
     ours = [Path(app.path) for app in apps.get_app_configs() if Path(app.path).parent == base]

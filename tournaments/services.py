@@ -27,6 +27,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from forums import services as forum_services
@@ -676,8 +677,6 @@ def start_due_tournaments() -> int:
 def advance_finished_rounds() -> int:
     """The safety net of the advance: every running tournament whose current round has no
     match left being played moves on (a lost task, a match aborted, a worker that died)."""
-    from django.db.models import Exists, OuterRef
-
     playing = Table.objects.filter(
         round__tournament=OuterRef("pk"),
         round__number=OuterRef("current_round"),
