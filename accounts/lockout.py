@@ -23,6 +23,8 @@ from django.db.models import Max, Sum
 from django.shortcuts import render
 from django.utils import timezone
 
+from .models import User
+
 # Where each way in puts the account's name: allauth's form ("login", passed on to
 # authenticate as "username" or "email"), the admin and the API ("username").
 LOGIN_FIELDS = ("username", "email", "login")
@@ -31,8 +33,6 @@ LOGIN_FIELDS = ("username", "email", "login")
 def lockout_username(request, credentials: dict | None) -> str | None:
     """The account an attempt is aimed at: its username in lower case, also when the attempt
     gave its e-mail address; an unknown name counts under itself."""
-    from .models import User
-
     login = next((credentials[field] for field in LOGIN_FIELDS if (credentials or {}).get(field)), None)
     if login is None:
         data = getattr(request, "data", None)  # a DRF request's parsed body

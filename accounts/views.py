@@ -1,21 +1,9 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 
 from . import services
-from .bot_strength import bot_strengths
 from .forms import BioForm
-from .models import User
-
-
-def player(request, username):
-    profile = get_object_or_404(User, username__iexact=username, is_active=True)
-    from rankings.sections import player_section  # ratings, rating history, recent matches
-
-    strengths = bot_strengths(profile.bot_name) if profile.is_bot and profile.bot_name else []
-    return render(
-        request, "accounts/player.html", {"profile": profile, "bot_strengths": strengths, **player_section(profile)}
-    )
 
 
 @login_required

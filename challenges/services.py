@@ -19,10 +19,11 @@ from django.utils import timezone
 from games import services as match_services
 from games.models import Match
 from games.services import MatchError
-from games.signals import challenge_answered, challenge_received, rematch_offered
 from portal.errors import ServiceError
 
 from .models import Challenge, RematchAnswer, RematchOffer, State
+from .selectors import rematch_json
+from .signals import challenge_answered, challenge_received, rematch_offered
 
 User = get_user_model()
 
@@ -433,8 +434,6 @@ def rematch_cancel(*, offer_id, user) -> RematchOffer:
 
 def _tell_match(offer: RematchOffer) -> None:
     """Every socket of the finished match hears how the offer stands, once committed."""
-    from .selectors import rematch_json
-
     match_services.match_broadcast(offer.match_id, {"type": REMATCH_EVENT, "offer": rematch_json(offer)})
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db.models import Count, DateTimeField, ExpressionWrapper, F, OuterRef, Q, Subquery
 
 from .models import Forum, ModerationLog, Post, Topic
@@ -144,8 +145,6 @@ def post_search(query: str):
         return posts.none()
     matching = Post.objects.filter(VISIBLE_POST)
     if settings.USING_POSTGRES:
-        from django.contrib.postgres.search import SearchQuery, SearchRank
-
         search = SearchQuery(query, search_type="websearch", config="english")
         return (
             posts.filter(id__in=_newest_matches(matching.filter(search_vector=search)))

@@ -12,13 +12,14 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from games.engines import all_games
+from games.catalog import all_games
 from games.models import Match
 from portal.errors import ServiceError
 from portal.markdown import render_markdown
 
 from . import selectors
 from .models import GENERAL_SLUG, Forum, ModerationLog, Post, Topic
+from .signals import post_replied
 
 
 class ForumError(ServiceError):
@@ -130,15 +131,9 @@ def post_create(*, topic_id: int, user, body: str) -> Post:
         post = _new_post(topic=topic, user=user, body=body)
         topic.last_activity_at = post.created_at
         topic.save(update_fields=["last_activity_at"])
-        transaction.on_commit(lambda: _tell_topic(post.pk), robust=True)
+        # The others who wrote in the topic hear of the reply.
+        transaction.on_commit(lambda: post_replied.send_robust(sender=Post, post_id=post.pk), robust=True)
     return post
-
-
-def _tell_topic(post_id: int) -> None:
-    """The others who wrote in the topic hear of the reply (in a task, off this request)."""
-    from notifications.tasks import notify_forum_reply
-
-    notify_forum_reply.delay(post_id)
 
 
 def post_edit(*, post_id: int, user, body: str, title: str | None = None) -> Post:

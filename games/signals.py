@@ -11,16 +11,3 @@ match_finished = Signal()
 # or given back, a match started or called off); receivers get ``match_id``. Never sent for
 # moves, so receivers cost the move path nothing.
 open_matches_changed = Signal()
-
-# Sent once a challenge to a person is committed; receivers get ``challenge_id``, ``user_id``
-# (the person challenged), ``text`` (one line a person reads) and ``url`` (where to answer it).
-challenge_received = Signal()
-
-# Sent once a challenge to a person is answered, withdrawn or expired (committed); receivers
-# get ``challenge_id``, ``user_id`` (the person to tell: the challenger, or the person
-# challenged when the challenger withdrew), ``text`` and ``url`` (the match, once accepted).
-challenge_answered = Signal()
-
-# Sent once a rematch offer is committed; receivers get ``match_id`` (the finished match),
-# ``user_ids`` (the people asked, never the bots), ``text`` and ``url``.
-rematch_offered = Signal()

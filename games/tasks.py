@@ -73,21 +73,16 @@ def bot_act(self, match_id: int, version: int) -> str | None:
 # bot_act's hard time limit, so a task still thinking is not doubled; bot_act is a no-op on a
 # stale version, so a duplicate is harmless anyway.
 BOT_STALL = timedelta(seconds=30)
-# A finished rated match without ratings this long after it ended lost its rating task (the
-# broker was down when it ended): the check rates it. Within a day; older ones are for
-# ``manage.py recompute_ratings``.
-RATING_STALL = timedelta(seconds=30)
-RATING_LOOKBACK = timedelta(days=1)
-RATING_BATCH = 50
 
 
 @shared_task(acks_late=True)
 def enforce_clocks() -> int:
-    """The one owner of the work that must follow a commit, should it have been lost on the
+    """The owner of the match work that must follow a commit, should it have been lost on the
     way: forfeit every seat whose time ran out (not while the live path is down, see
-    ``services.clocks_may_run``), queue again the moves of stalled bots, and rate the finished
-    rated matches left unrated. Each part on its own: one failing does not stop the others.
-    Run by Celery beat or ``manage.py run_clocks``; returns the number of seats forfeited."""
+    ``services.clocks_may_run``) and queue again the moves of stalled bots (a match left
+    unrated is ``rankings.tasks.rate_unrated``'s). Each part on its own: one failing does not
+    stop the others. Run by Celery beat or ``manage.py run_clocks``; returns the number of
+    seats forfeited."""
     now = timezone.now()
     active = Match.objects.filter(status=Match.Status.ACTIVE)
     count = 0
@@ -106,26 +101,7 @@ def enforce_clocks() -> int:
             schedule_bot(match_id, version)
         except Exception:
             log.exception("Could not queue the bot's move in match %s", match_id)
-    _rate_unrated(now)
     return count
-
-
-def _rate_unrated(now) -> None:
-    from rankings.services import match_rate
-
-    unrated = Match.objects.filter(
-        status=Match.Status.FINISHED,
-        rated=True,
-        finished_at__gte=now - RATING_LOOKBACK,
-        finished_at__lte=now - RATING_STALL,
-        rating_changes__isnull=True,
-    )
-    for match_id in unrated.order_by("-finished_at").values_list("pk", flat=True)[:RATING_BATCH]:
-        try:
-            if match_rate(match_id=match_id):
-                log.warning("Match %s was left unrated; rated now", match_id)
-        except Exception:
-            log.exception("Could not rate match %s", match_id)
 
 
 @shared_task(acks_late=True)

@@ -4,7 +4,6 @@ from . import converters, learn_views, views  # noqa: F401  (converters register
 
 urlpatterns = [
     path("games/", views.game_list, name="game-list"),
-    path("games/<slug:slug>/", views.game_detail, name="game-detail"),
     path("games/<slug:slug>/rules/", views.game_rules, name="game-rules"),
     path("games/<slug:slug>/learn/", learn_views.learn_page, name="game-learn"),
     path("games/<slug:slug>/learn/move/", learn_views.learn_move, name="game-learn-move"),

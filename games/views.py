@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from portal import page_cache, refusals
 from portal.pagination import paginate
 
-from . import selectors, services, state_cache
+from . import sections, selectors, services, state_cache
 from .bots import bot_label, bot_names
 from .engines import all_games, get_game
 from .forms import MatchCreateForm, PlayComputerForm
@@ -28,27 +28,6 @@ def _game_or_404(slug):
 
 def game_list(request):
     return render(request, "games/game_list.html", {"games": all_games()})
-
-
-def game_detail(request, slug):
-    game = _game_or_404(slug)
-    from forums.selectors import forum_url_for_game  # the game page links to its forum
-    from rankings.sections import game_fragments, game_section  # the game page shows its Hall of Fame
-
-    fame_areas, fame_builders = game_fragments(slug)
-    context = {"game": game, "rules": rules_html(slug), **game_section(slug, request.user)}
-    shared = {
-        "latest": lambda: page_cache.render(
-            "games/_latest.html", {"matches": selectors.latest_finished(slug, limit=10)}
-        ),
-        "forum_url": lambda: forum_url_for_game(slug) or "",
-        "live_matches": lambda: _live_matches(game),
-        **fame_builders,
-    }
-    # A match starting draws a new "open" generation, one ending a new "finished" one.
-    areas = [f"finished:{slug}", "open", "forums", *fame_areas]
-    context.update(page_cache.cached(f"game:{slug}", areas, shared))
-    return render(request, "games/game_detail.html", context)
 
 
 def game_rules(request, slug):
@@ -114,18 +93,14 @@ def _lobby_forms(game: str | None) -> page_cache.Rendered:
     return page_cache.render("games/_lobby_forms.html", forms)
 
 
-def _live_matches(game=None) -> page_cache.Rendered:
-    """The watch list: public matches being played now (of one game, or of all)."""
-    matches = selectors.live_matches(game.slug if game else None)
-    return page_cache.render("games/_live_matches.html", {"matches": matches, "game": game})
-
-
 def lobby(request):
     context = {"open_matches": _open_matches_fragment(request)}
     if request.GET.get("part") == "open":  # the page refreshing its list (static/js/lobby.js)
         return render(request, "games/_open_matches_part.html", context)
     # The watch list: public matches being played, shown whatever the list's filters.
-    context.update(page_cache.cached("lobby-live", ["open", "finished", "people"], {"live_matches": _live_matches}))
+    context.update(
+        page_cache.cached("lobby-live", ["open", "finished", "people"], {"live_matches": sections.live_matches})
+    )
     if request.user.is_authenticated:
         game = request.GET.get("game")
         context["forms"] = _lobby_forms(game if game in {g.slug for g in all_games()} else None)

@@ -5,13 +5,9 @@ class NotificationsConfig(AppConfig):
     name = "notifications"
 
     def ready(self):
-        from games.signals import (
-            challenge_answered,
-            challenge_received,
-            match_finished,
-            open_matches_changed,
-            rematch_offered,
-        )
+        from challenges.signals import challenge_answered, challenge_received, rematch_offered
+        from forums.signals import post_replied
+        from games.signals import match_finished, open_matches_changed
 
         from . import receivers
 
@@ -20,3 +16,4 @@ class NotificationsConfig(AppConfig):
         challenge_answered.connect(receivers.challenge_answered, dispatch_uid="notifications.challenge_answered")
         rematch_offered.connect(receivers.rematch_offered, dispatch_uid="notifications.rematch_offered")
         open_matches_changed.connect(receivers.seats_changed, dispatch_uid="notifications.seats_changed")
+        post_replied.connect(receivers.post_replied, dispatch_uid="notifications.post_replied")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import logging
 
+from games.models import Seat
+
 from . import services, tasks
 from .models import Notification
 
@@ -17,6 +19,14 @@ def match_finished(sender, match_id, **kwargs) -> None:
         tasks.notify_match_finished.delay(match_id)
     except Exception:
         log.exception("Could not queue the notifications of finished match %s", match_id)
+
+
+def post_replied(sender, post_id, **kwargs) -> None:
+    """A reply in a forum topic: the others who wrote in it are told in a task, off the request."""
+    try:
+        tasks.notify_forum_reply.delay(post_id)
+    except Exception:
+        log.exception("Could not queue the notifications of forum post %s", post_id)
 
 
 def challenge_received(sender, challenge_id, user_id, text, url, **kwargs) -> None:
@@ -45,8 +55,6 @@ def rematch_offered(sender, match_id, user_ids, text, url, **kwargs) -> None:
 def seats_changed(sender, match_id, **kwargs) -> None:
     """A match was opened, a seat taken or given back, a match started or called off: the
     sockets of its people listen again to the right matches (moves never send this)."""
-    from games.models import Seat
-
     people = Seat.objects.filter(match_id=match_id, user__isnull=False, user__is_bot=False).values_list(
         "user_id", flat=True
     )

@@ -3,6 +3,7 @@ no row is written per move."""
 
 from __future__ import annotations
 
+from allauth.account.models import EmailAddress
 from django.db.models import F
 
 from games.models import Match, Seat
@@ -62,6 +63,4 @@ def listening_seats(user_id: int, limit: int) -> dict[int, tuple[int, bool]]:
 
 def confirmed_email(user) -> bool:
     """Whether the person's address is confirmed (sign-up confirms it by link)."""
-    from allauth.account.models import EmailAddress
-
     return bool(user.email) and EmailAddress.objects.filter(user=user, email__iexact=user.email, verified=True).exists()

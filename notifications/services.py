@@ -12,6 +12,7 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.humanize.templatetags.humanize import ordinal
 from django.core import signing
 from django.core.mail import EmailMessage
@@ -21,6 +22,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import live
+from forums.models import Post
 from games.models import Match, Seat
 from live.events import me_changed
 from live.groups import user_group
@@ -53,8 +55,6 @@ def notify(*, user_ids, kind: str, text: str, url: str = "", key: str = "") -> l
     notification under it gets no second one."""
     if kind not in Kind.values:
         raise ValueError(f"Unknown kind of notification {kind!r}")
-    from django.contrib.auth import get_user_model
-
     people = set(get_user_model().objects.filter(pk__in=set(user_ids), is_bot=False).values_list("pk", flat=True))
     if key:
         people -= set(
@@ -121,8 +121,6 @@ def notify_match_finished(*, match_id: int) -> list[Notification]:
 def notify_forum_reply(*, post_id: int) -> list[Notification]:
     """A reply in a topic: everyone else who wrote a visible post there is told (one unread
     notification per topic at a time)."""
-    from forums.models import Post
-
     post = Post.objects.select_related("topic", "author").filter(pk=post_id).first()
     if post is None or post.is_hidden or post.topic.is_hidden:
         return []
@@ -168,8 +166,6 @@ def unsubscribe_token(user) -> str:
 
 def unsubscribe_user(token: str):
     """The person a token was made for, or None if it is not one of ours (tampered, cut)."""
-    from django.contrib.auth import get_user_model
-
     try:
         data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     except signing.BadSignature:
@@ -279,8 +275,6 @@ def turn_mail_send(*, user_id: int, now: datetime | None = None) -> int:
     two runs at once send one mail. The mail goes out after that, with no lock held: a slow
     mail server holds up nothing else of that person's. A mail that fails gives the claim back
     (the next sweep tries again) and raises, so the task retries."""
-    from django.contrib.auth import get_user_model
-
     now = now or timezone.now()
     user = get_user_model().objects.filter(pk=user_id).first()
     if user is None:

@@ -11,13 +11,13 @@ class PortalConfig(AppConfig):
         from forums.models import Forum
         from games.signals import match_finished, open_matches_changed
 
-        from . import page_cache
+        from . import receivers
 
         # The cached fragments of pages go stale exactly when what they show changes.
-        match_finished.connect(page_cache.match_finished, dispatch_uid="page_cache.match_finished")
-        open_matches_changed.connect(page_cache.open_matches_changed, dispatch_uid="page_cache.open_matches")
+        match_finished.connect(receivers.match_finished, dispatch_uid="page_cache.match_finished")
+        open_matches_changed.connect(receivers.open_matches_changed, dispatch_uid="page_cache.open_matches")
         User = get_user_model()
-        post_save.connect(page_cache.user_saved, sender=User, dispatch_uid="page_cache.user_saved")
-        post_delete.connect(page_cache.user_deleted, sender=User, dispatch_uid="page_cache.user_deleted")
-        post_save.connect(page_cache.forum_changed, sender=Forum, dispatch_uid="page_cache.forum_saved")
-        post_delete.connect(page_cache.forum_changed, sender=Forum, dispatch_uid="page_cache.forum_deleted")
+        post_save.connect(receivers.user_saved, sender=User, dispatch_uid="page_cache.user_saved")
+        post_delete.connect(receivers.user_deleted, sender=User, dispatch_uid="page_cache.user_deleted")
+        post_save.connect(receivers.forum_changed, sender=Forum, dispatch_uid="page_cache.forum_saved")
+        post_delete.connect(receivers.forum_changed, sender=Forum, dispatch_uid="page_cache.forum_deleted")

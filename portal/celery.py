@@ -16,6 +16,7 @@ app.autodiscover_tasks()
 def _own_database_pool(**kwargs):
     """A forked worker child must not share its parent's connection pool (its sockets and
     its background threads): drop the inherited one so the child opens its own."""
-    from django.db.backends.postgresql.base import DatabaseWrapper
+    # Imported here: only a forked worker on PostgreSQL needs the PostgreSQL backend loaded.
+    from django.db.backends.postgresql.base import DatabaseWrapper  # noqa: PLC0415
 
     DatabaseWrapper._connection_pools.clear()

@@ -3,7 +3,7 @@ import functools
 from django.conf import settings
 from django.urls import get_script_prefix, get_urlconf, reverse
 
-from games.engines import all_games
+from games.catalog import all_games
 
 # The addresses in the header and footer of every page, under the names base.html uses.
 SITE_LINKS = {

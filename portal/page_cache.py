@@ -16,7 +16,8 @@ new token for its area: the next request finds the tokens differ and renders afr
 Generations move on commit of: a match ending (``games.signals.match_finished``), a
 match's ratings or a recompute (``rankings.services``), a change to the open matches
 (``games.signals.open_matches_changed``), an account saved with its name or bot flag, a
-forum saved. Moves do none of these, so the move path never touches this cache.
+forum saved (``portal.receivers``). Moves do none of these, so the move path never touches
+this cache.
 
 Nothing personal is ever inside a fragment. Fragments are rendered without the request (no
 user, no session, no CSRF token), and a template marks what differs per viewer with
@@ -43,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.core.cache import caches
 from django.db import transaction
@@ -84,8 +86,6 @@ def release() -> str:
     """A fingerprint of the code and templates this process renders with. Part of every
     fragment's stamp, so that after a deploy nothing rendered by the old code is served,
     whatever the generations say."""
-    from django.apps import apps
-
     digest = hashlib.blake2b(digest_size=6)
     base = settings.BASE_DIR
     ours = [Path(app.path) for app in apps.get_app_configs() if Path(app.path).parent == base]
@@ -255,44 +255,6 @@ def bump_on_commit(*areas: str) -> None:
     transaction.on_commit(lambda: bump(*areas))
 
 
-# --------------------------------------------------------------------------------------
-# What moves the generations (connected in portal.apps)
-
-
-def match_finished(sender, match_id, game: str | None = None, **kwargs) -> None:
-    from games.models import Match
-
-    if game is None:  # one indexed read, once per match: the signal names the match only
-        game = Match.objects.filter(pk=match_id).values_list("game", flat=True).first()
-    bump("finished", *([f"finished:{game}"] if game else []))
-
-
-def open_matches_changed(sender, match_id, **kwargs) -> None:
-    bump("open")
-
-
-def ratings_changed(game: str | None) -> None:
-    """A match's ratings were written (or every game's, with ``game=None``): after commit."""
-    from games.engines import all_games
-
-    games = [game] if game else [g.slug for g in all_games()]
+def ratings_changed(*games: str) -> None:
+    """The ratings of ``games`` were written (a match's, or a recompute's): after commit."""
     bump_on_commit("ratings", *(f"ratings:{slug}" for slug in games))
-
-
-SHOWN_USER_FIELDS = {"username", "is_bot"}
-
-
-def user_saved(sender, instance, created, update_fields=None, raw=False, **kwargs) -> None:
-    # A new account shows nowhere yet; a log-in or a profile edit saves other fields only.
-    if created or raw or (update_fields is not None and not SHOWN_USER_FIELDS & set(update_fields)):
-        return
-    bump_on_commit("people")
-
-
-def user_deleted(sender, instance, **kwargs) -> None:
-    bump_on_commit("people")
-
-
-def forum_changed(sender, instance, raw=False, **kwargs) -> None:
-    if not raw:
-        bump_on_commit("forums")

@@ -11,6 +11,9 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
+    # The pages composed of several apps' sections.
+    path("players/<str:username>/", views.player, name="player"),
+    path("games/<slug:slug>/", views.game_detail, name="game-detail"),
     path("", include("games.urls")),
     path("", include("rankings.urls")),
     path("", include("forums.urls")),

@@ -1,8 +1,14 @@
-from django.http import HttpResponse
-from django.shortcuts import render
+from django.contrib.auth import get_user_model
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
 
-from games.engines import all_games
+from forums.selectors import forum_url_for_game
+from games import sections as game_sections
+from games.bot_strength import bot_strengths
+from games.catalog import all_games, get_game
+from games.rules import rules_html
 from games.selectors import latest_finished
+from rankings import sections as ranking_sections
 
 from . import page_cache
 from .api_errors import not_found_json
@@ -15,6 +21,34 @@ def home(request):
         {"latest": lambda: page_cache.render("portal/_home_latest.html", {"latest": latest_finished(limit=8)})},
     )
     return render(request, "portal/home.html", {"games": all_games(), **context})
+
+
+def game_detail(request, slug):
+    """A game's page: its rules and matches (games), its Hall of Fame (rankings) and a link to
+    its forum (forums)."""
+    try:
+        game = get_game(slug)
+    except KeyError:
+        raise Http404("No such game") from None
+    game_areas, game_builders = game_sections.game_fragments(game)
+    fame_areas, fame_builders = ranking_sections.game_fragments(slug)
+    context = {"game": game, "rules": rules_html(slug), **ranking_sections.game_section(slug, request.user)}
+    shared = {**game_builders, "forum_url": lambda: forum_url_for_game(slug) or "", **fame_builders}
+    areas = [*game_areas, "forums", *fame_areas]
+    context.update(page_cache.cached(f"game:{slug}", areas, shared))
+    return render(request, "games/game_detail.html", context)
+
+
+def player(request, username):
+    """A player's page: the profile (accounts), a bot's measured strength (games) and the
+    ratings, rating history and recent matches (rankings)."""
+    profile = get_object_or_404(get_user_model(), username__iexact=username, is_active=True)
+    strengths = bot_strengths(profile.bot_name) if profile.is_bot and profile.bot_name else []
+    return render(
+        request,
+        "accounts/player.html",
+        {"profile": profile, "bot_strengths": strengths, **ranking_sections.player_section(profile)},
+    )
 
 
 def help_page(request):

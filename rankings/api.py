@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
 from rest_framework.permissions import AllowAny
 
-from games.engines import get_game
+from games.catalog import get_game
 from games.models import Match
 from portal.pagination import StrictPageNumberPagination
 

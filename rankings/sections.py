@@ -4,7 +4,7 @@ the partial template the page includes."""
 
 from __future__ import annotations
 
-from games.engines import get_game
+from games.catalog import get_game
 from games.selectors import recent_finished_of
 from portal import page_cache
 

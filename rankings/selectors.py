@@ -14,7 +14,7 @@ from django.db.models import Avg, Count, F, IntegerField, OuterRef, Q, Subquery,
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
-from games.engines import all_games
+from games.catalog import all_games
 from games.models import Match, Move, Seat
 
 from .models import Rating, RatingChange

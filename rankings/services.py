@@ -11,11 +11,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from games.catalog import all_games
 from games.models import Match, Seat
 from portal import page_cache
 
@@ -25,6 +27,12 @@ from .rating import INITIAL_RATING, changes_by_player
 log = logging.getLogger(__name__)
 
 RECOMPUTE_BATCH = 5000
+# A finished rated match without ratings this long after it ended lost its rating task (the
+# broker was down when it ended): the periodic repair rates it. Within a day; older ones are
+# for ``manage.py recompute_ratings``.
+RATING_STALL = timedelta(seconds=30)
+RATING_LOOKBACK = timedelta(days=1)
+RATING_BATCH = 50
 
 
 @dataclass
@@ -112,6 +120,29 @@ def match_rate(*, match_id: int) -> list[RatingChange]:
     return changes
 
 
+def unrated_matches_rate(*, now=None) -> int:
+    """Rate the finished rated matches left unrated (see ``RATING_STALL``), newest first, at
+    most ``RATING_BATCH`` of them; each on its own, one failing does not stop the others.
+    Returns the number rated."""
+    now = now or timezone.now()
+    unrated = Match.objects.filter(
+        status=Match.Status.FINISHED,
+        rated=True,
+        finished_at__gte=now - RATING_LOOKBACK,
+        finished_at__lte=now - RATING_STALL,
+        rating_changes__isnull=True,
+    )
+    rated = 0
+    for match_id in unrated.order_by("-finished_at").values_list("pk", flat=True)[:RATING_BATCH]:
+        try:
+            if match_rate(match_id=match_id):
+                log.warning("Match %s was left unrated; rated now", match_id)
+                rated += 1
+        except Exception:
+            log.exception("Could not rate match %s", match_id)
+    return rated
+
+
 def ratings_recompute(*, game: str | None = None) -> int:
     """Forget the ratings (of one game, or all) and replay every finished rated match in the
     order it finished (finished_at, then id). Returns the number of matches rated.
@@ -176,6 +207,6 @@ def ratings_recompute(*, game: str | None = None) -> int:
             ),
             batch_size=RECOMPUTE_BATCH,
         )
-        page_cache.ratings_changed(game)
+        page_cache.ratings_changed(*([game] if game else [g.slug for g in all_games()]))
     log.info("Recomputed ratings%s from %d matches", f" of {game}" if game else "", rated)
     return rated

@@ -22,6 +22,13 @@ def rate_match(self, match_id: int) -> int:
     return len(services.match_rate(match_id=match_id))
 
 
+@shared_task(acks_late=True)
+def rate_unrated() -> int:
+    """Rate the finished rated matches whose rating task was lost (the broker was down when
+    they ended); returns how many. Run by Celery beat or ``manage.py run_clocks``."""
+    return services.unrated_matches_rate()
+
+
 @shared_task(acks_late=True, soft_time_limit=540, time_limit=600)
 def recompute_ratings(game: str | None = None) -> int:
     """Replay every finished rated match (of one game, or all); returns the matches rated."""

@@ -3,7 +3,7 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import render
 
-from games.engines import all_games, get_game
+from games.catalog import all_games, get_game
 from portal import page_cache
 
 from . import selectors

@@ -12,7 +12,7 @@ from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
-from games.engines import all_games
+from games.catalog import game_slugs
 from portal.api_errors import ErrorSerializer
 from portal.pagination import StrictPageNumberPagination
 
@@ -178,7 +178,7 @@ class TournamentList(generics.ListAPIView):
         game = self.request.query_params.get("game")
         qs = selectors.listed(self.request.query_params.get("status", "upcoming"), None).select_related("winner")
         if game is not None:
-            qs = qs.filter(game=game) if game in {g.slug for g in all_games()} else qs.none()
+            qs = qs.filter(game=game) if game in game_slugs() else qs.none()
         return qs
 
 

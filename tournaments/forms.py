@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
-from games.bots import bot_label, bot_names
-from games.engines import all_games
+from games.catalog import bot_choices, game_choices
 from portal import refusals
 
 from . import services
@@ -56,7 +55,7 @@ class TournamentForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [(g.slug, g.name) for g in all_games()]
+        self.fields["game"].choices = game_choices()
 
     def clean(self):
         data = super().clean()
@@ -94,4 +93,4 @@ class AddBotForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["bot"].choices = [(name, bot_label(name)) for name in bot_names()]
+        self.fields["bot"].choices = bot_choices()

@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from games.engines import get_game
+from games.catalog import game_name
 from games.models import Match, new_invite_token
 
 
@@ -75,7 +75,7 @@ class Tournament(models.Model):
     @property
     def game_name(self) -> str:
         try:
-            return get_game(self.game).name
+            return game_name(self.game)
         except KeyError:
             return self.game
 

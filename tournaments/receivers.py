@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from .models import Table
+from .tasks import table_finished
 
 log = logging.getLogger(__name__)
 
@@ -15,6 +16,4 @@ def match_finished(sender, match_id, **kwargs) -> None:
     row = Table.objects.filter(match_id=match_id).values_list("round__tournament_id", "round__number").first()
     if row is None:
         return
-    from .tasks import table_finished
-
     table_finished.delay(*row)

@@ -27,19 +27,20 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 import live
 from forums import services as forum_services
 from forums.models import GENERAL_SLUG, Forum, Topic
 from games import services as game_services
-from games.bots import bot_names
-from games.engines import get_game
+from games.catalog import bot_names, get_game
 from games.models import Match, Seat
 from live.events import tournament_changed
 from live.groups import tournament_group
 from portal import page_cache
 from portal.errors import ServiceError
+from rankings.models import Rating
 
 from . import pairing, standings
 from .models import Bye, Entrant, Round, Table, TableSeat, Tournament
@@ -445,8 +446,6 @@ def tournament_start(*, tournament_id, user=None) -> Tournament:
 
 
 def _seed(tournament: Tournament, entrants: list[Entrant]) -> None:
-    from rankings.models import Rating
-
     ratings = dict(
         Rating.objects.filter(game=tournament.game, user_id__in=[e.user_id for e in entrants]).values_list(
             "user_id", "rating"
@@ -686,8 +685,6 @@ def start_due_tournaments() -> int:
 def advance_finished_rounds() -> int:
     """The safety net of the advance: every running tournament whose current round has no
     match left being played moves on (a lost task, a match aborted, a worker that died)."""
-    from django.db.models import Exists, OuterRef
-
     playing = Table.objects.filter(
         round__tournament=OuterRef("pk"),
         round__number=OuterRef("current_round"),

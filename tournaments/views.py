@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from games.engines import all_games
+from games.catalog import all_games, game_slugs
 from portal import refusals
 from portal.pagination import paginate
 
@@ -26,7 +26,7 @@ SECTIONS = {"upcoming": "Taking entries", "running": "Being played", "finished":
 def tournament_list(request):
     status = request.GET.get("status", "")
     game = request.GET.get("game", "")
-    if game not in {g.slug for g in all_games()}:
+    if game not in game_slugs():
         game = ""
     if status in SECTIONS:
         page = paginate(selectors.listed(status, game), PAGE_SIZE, request.GET.get("page"))

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from accounts import bot_strength
+from games import bot_strength
 from games.services import bot_account
 
 

@@ -11,9 +11,9 @@ from django.utils import timezone
 from challenges import services
 from challenges.models import Challenge
 from challenges.services import ChallengeError
+from challenges.signals import challenge_received
 from games.models import Match
 from games.services import MatchError, bot_account
-from games.signals import challenge_received
 
 pytestmark = pytest.mark.django_db
 

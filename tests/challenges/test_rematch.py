@@ -10,9 +10,9 @@ from django.utils import timezone
 from challenges import services
 from challenges.models import RematchAnswer, RematchOffer
 from challenges.services import ChallengeError
+from challenges.signals import rematch_offered
 from games import services as match_services
 from games.models import Match
-from games.signals import rematch_offered
 
 from .helpers import finished_against_bot, finished_three_player, finished_two_player
 

@@ -211,12 +211,12 @@ def test_a_rated_match_left_unrated_is_rated_by_the_periodic_check_once(alice, b
     assert fresh(match.pk).status == Match.Status.FINISHED
     assert not RatingChange.objects.filter(match=match).exists(), "the rating task was lost"
 
-    tasks.enforce_clocks()
+    rating_tasks.rate_unrated()
     assert not RatingChange.objects.filter(match=match).exists(), "a match that has only just ended is left alone"
 
     Match.objects.filter(pk=match.pk).update(finished_at=timezone.now() - timedelta(minutes=1))
-    tasks.enforce_clocks()
-    tasks.enforce_clocks()
+    rating_tasks.rate_unrated()
+    rating_tasks.rate_unrated()
     assert RatingChange.objects.filter(match=match).count() == 2
     assert sorted(Rating.objects.filter(game="game-of-god").values_list("rated_games", flat=True)) == [1, 1]
     assert Rating.objects.get(user=alice, game="game-of-god").wins == 1

@@ -3,10 +3,10 @@ forum topic you wrote in. Each reaches only the people it concerns, and never tw
 
 import pytest
 
+from challenges.signals import challenge_received, rematch_offered
 from forums import services as forums
 from forums.models import Forum
 from games import services as games
-from games.signals import challenge_received, rematch_offered
 from notifications.models import Notification
 from tests.conftest import drain_worker
 

@@ -3,7 +3,7 @@ page, ``{% player_tournaments profile %}`` on a player page."""
 
 from django import template
 
-from games.engines import get_game
+from games.catalog import game_name
 from portal import page_cache
 
 from .. import selectors
@@ -21,7 +21,7 @@ def _game_section(slug: str):
         "tournaments/_game_section.html",
         {
             "slug": slug,
-            "game_name": get_game(slug).name,
+            "game_name": game_name(slug),
             "running": [t for t in current if t.status == Tournament.Status.RUNNING],
             "upcoming": [t for t in current if t.status == Tournament.Status.REGISTRATION],
             "finished": list(selectors.listed("finished", slug)[:GAME_SECTION_SIZE]),

@@ -2,7 +2,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.engines import all_games
+from games.catalog import all_games
 from rankings.services import ratings_recompute
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from games.engines import all_games
+from .catalog import all_games
 
 STRENGTH_FILE = Path(settings.BASE_DIR) / "games" / "bots" / "strength.json"
 

@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand
 from challenges.tasks import expire_challenges
 from games.tasks import enforce_clocks, expire_open_matches
 from notifications.tasks import sweep_your_turn
+from rankings.tasks import rate_unrated
 from tournaments.tasks import run_tournaments
 
 # Open matches expire after hours: looking once a minute is plenty.
@@ -13,7 +14,8 @@ EXPIRY_EVERY = 60.0
 
 class Command(BaseCommand):
     help = (
-        "Forfeit seats whose time ran out and start and advance tournaments, every few seconds; "
+        "Forfeit seats whose time ran out, rate finished matches left unrated, and start and "
+        "advance tournaments, every few seconds; "
         "call off open matches, challenges and rematch offers left waiting too long and tell "
         "players away that correspondence matches wait for them, every minute (Celery beat does "
         "all of it when Redis is set)."
@@ -29,6 +31,9 @@ class Command(BaseCommand):
             expired = enforce_clocks()
             if expired:
                 self.stdout.write(f"{expired} seat(s) ran out of time")
+            repaired = rate_unrated()
+            if repaired:
+                self.stdout.write(f"{repaired} finished match(es) left unrated were rated")
             started, advanced = run_tournaments()
             if started or advanced:
                 self.stdout.write(f"{started} tournament(s) started, {advanced} advanced to their next round")

@@ -2,6 +2,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from accounts.services import user_confirm_email
+from forums.demo import seed_topics
+from games.demo import seed_matches
 
 DEMO_USERS = ["alice", "bob", "carol", "dave"]
 DEMO_PASSWORD = "demo-password"
@@ -27,9 +29,6 @@ class Command(BaseCommand):
             admin = User.objects.create_superuser("admin", "admin@example.com", DEMO_PASSWORD)
             user_confirm_email(user=admin)
             self.stdout.write("created admin")
-        from forums.demo import seed_topics
-        from games.demo import seed_matches
-
         matches = seed_matches(DEMO_USERS)
         if matches:
             self.stdout.write(f"played {len(matches) - 1} demo matches; match #{matches[-1].pk} is being played")

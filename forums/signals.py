@@ -1,0 +1,6 @@
+"""What the forums tell the rest of the site. Every signal here is sent after commit."""
+
+from django.dispatch import Signal
+
+# Sent once a reply to a topic is committed; receivers get ``post_id`` (the reply).
+post_replied = Signal()
