@@ -2,6 +2,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 
+from games.bots import bot_description
+
 from . import services
 from .bot_strength import bot_strengths
 from .forms import BioForm
@@ -13,8 +15,13 @@ def player(request, username):
     from rankings.sections import player_section  # ratings, rating history, recent matches
 
     strengths = bot_strengths(profile.bot_name) if profile.is_bot and profile.bot_name else []
+    # A bot's page says how its level plays, from the level itself (games.bots), so the text
+    # follows the code; the bio its account was made with is history.
+    about = (bot_description(profile.bot_name) if profile.is_bot else "") or profile.bio
     return render(
-        request, "accounts/player.html", {"profile": profile, "bot_strengths": strengths, **player_section(profile)}
+        request,
+        "accounts/player.html",
+        {"profile": profile, "about": about, "bot_strengths": strengths, **player_section(profile)},
     )
 
 

@@ -70,4 +70,10 @@ def bot_label(name: str) -> str:
     return get_bot(name).label
 
 
-__all__ = ["Bot", "GreedyBot", "MCTSBot", "RandomBot", "bot_label", "bot_names", "get_bot"]
+def bot_description(name: str) -> str:
+    """How a bot plays, in words for its player page ("" for a name no level has)."""
+    bot = _BOTS.get(name)
+    return bot.description if bot is not None else ""
+
+
+__all__ = ["Bot", "GreedyBot", "MCTSBot", "RandomBot", "bot_description", "bot_label", "bot_names", "get_bot"]
