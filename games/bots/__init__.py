@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .base import Bot
 from .greedy import GreedyBot
-from .levels import HARD_SECONDS, LEVEL_SETTINGS
+from .levels import HARD_LIMIT_SECONDS, HARD_SECONDS, LEVEL_SETTINGS
 from .mcts import MCTSBot
 from .random_bot import RandomBot
 
@@ -48,7 +48,7 @@ _BOTS: dict[str, Bot] = {
     "mcts-hard": _mcts(
         "mcts-hard",
         "MCTS Hard",
-        "Thinks up to two seconds a move. " + _MCTS_DESCRIPTION,
+        f"Thinks up to {HARD_LIMIT_SECONDS} seconds a move. " + _MCTS_DESCRIPTION,
         seconds=HARD_SECONDS,
     ),
 }
