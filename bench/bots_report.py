@@ -15,6 +15,7 @@ from bench.bots import Claim, counted, games_by_pairing
 from bench.report import machine, write_section
 from bench.sprt import ACCEPT_H0, ACCEPT_H1
 from games.bots import bot_label, bot_names
+from games.bots.levels import HARD_LIMIT_SECONDS
 from games.engines import all_games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -186,7 +187,7 @@ def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: 
                 if timed
                 else ""
             )
-            + f"MCTS Hard's longest think was {longest:.2f} s against its limit of 2 s{when}.",
+            + f"MCTS Hard's longest think was {longest:.2f} s against its limit of {HARD_LIMIT_SECONDS} s{when}.",
             "",
             thinking_table(records, fingerprint),
         ]

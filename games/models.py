@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from . import clock as clock_rules
+from .clock import Clock
 from .engines import get_game
 
 
@@ -25,9 +27,9 @@ class Match(models.Model):
         INVITE = "invite", "Invite link only"
 
     class Speed(models.TextChoices):
-        UNTIMED = "untimed", "Untimed practice"
-        LIVE = "live", "Live"
-        CORRESPONDENCE = "correspondence", "Correspondence"
+        UNTIMED = clock_rules.UNTIMED, "Untimed practice"
+        LIVE = clock_rules.LIVE, "Live"
+        CORRESPONDENCE = clock_rules.CORRESPONDENCE, "Correspondence"
 
     game = models.CharField(max_length=32, db_index=True)
     num_players = models.PositiveSmallIntegerField()
@@ -95,21 +97,17 @@ class Match(models.Model):
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
     @property
+    def clock(self) -> Clock:
+        return Clock(self.speed, self.seconds_per_move)
+
+    @property
     def timed(self) -> bool:
-        return self.speed != self.Speed.UNTIMED
+        return self.clock.timed
 
     @property
     def time_per_move(self) -> str:
         """The clock in words: "90 s", "3 min", "2 days" ("" when untimed)."""
-        seconds = self.seconds_per_move
-        if not self.timed:
-            return ""
-        if seconds >= 86400 and seconds % 86400 == 0:
-            days = seconds // 86400
-            return f"{days} day{'s' if days > 1 else ''}"
-        if seconds >= 120 and seconds % 60 == 0:
-            return f"{seconds // 60} min"
-        return f"{seconds} s"
+        return self.clock.label
 
     def invite_url(self) -> str:
         return reverse("match-invite", args=[self.invite_token])

@@ -1,14 +1,52 @@
-"""The Celery application. Eager (in-process) when REDIS_URL is unset; see settings."""
+"""The Celery application, and the one list of periodic jobs. Eager (in-process) when
+REDIS_URL is unset; see settings.
+
+``PERIODIC_JOBS`` is read by Celery beat (``beat_schedule`` below) and by ``manage.py
+run_clocks``, which runs the same jobs at the same intervals when there is no beat (``make
+run``). A new job is one line here.
+"""
 
 import os
+from dataclasses import dataclass
 
 from celery import Celery
 from celery.signals import worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 
+
+@dataclass(frozen=True)
+class PeriodicJob:
+    """A task run every ``every`` seconds. ``said``, when set, is what ``run_clocks`` prints of
+    a run whose counts (the task's return value, one number or a tuple) are not all zero."""
+
+    task: str
+    every: float
+    said: str = ""
+
+    @property
+    def name(self) -> str:
+        """Its entry in beat's schedule: ``games.tasks.enforce_clocks`` -> ``enforce-clocks``."""
+        return self.task.rsplit(".", 1)[1].replace("_", "-")
+
+
+PERIODIC_JOBS = (
+    PeriodicJob("games.tasks.enforce_clocks", 5.0, "{} seat(s) ran out of time"),
+    PeriodicJob("rankings.tasks.rate_unrated", 5.0, "{} finished match(es) left unrated were rated"),
+    PeriodicJob("tournaments.tasks.run_tournaments", 10.0, "{} tournament(s) started, {} advanced to their next round"),
+    PeriodicJob("games.tasks.expire_open_matches", 300.0, "{} open match(es) called off after waiting too long"),
+    PeriodicJob("challenges.tasks.expire_challenges", 300.0, "{} challenge(s) or rematch offer(s) expired unanswered"),
+    PeriodicJob("notifications.tasks.sweep_your_turn", 60.0, "{} player(s) away may be owed a your-turn e-mail"),
+)
+
+
+def beat_schedule() -> dict:
+    return {job.name: {"task": job.task, "schedule": job.every} for job in PERIODIC_JOBS}
+
+
 app = Celery("portal")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.beat_schedule = beat_schedule()
 app.autodiscover_tasks()
 
 

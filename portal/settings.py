@@ -188,14 +188,7 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = 30
 CELERY_TASK_TIME_LIMIT = 60
-CELERY_BEAT_SCHEDULE = {
-    "enforce-clocks": {"task": "games.tasks.enforce_clocks", "schedule": 5.0},
-    "rate-unrated": {"task": "rankings.tasks.rate_unrated", "schedule": 5.0},
-    "expire-open-matches": {"task": "games.tasks.expire_open_matches", "schedule": 300.0},
-    "expire-challenges": {"task": "challenges.tasks.expire_challenges", "schedule": 300.0},
-    "run-tournaments": {"task": "tournaments.tasks.run_tournaments", "schedule": 10.0},
-    "sweep-your-turn": {"task": "notifications.tasks.sweep_your_turn", "schedule": 60.0},
-}
+# The periodic jobs and their intervals: portal.celery.PERIODIC_JOBS (beat and run_clocks read it).
 
 # --- Accounts ----------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

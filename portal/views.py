@@ -5,7 +5,7 @@ from django.shortcuts import get_object_or_404, render
 from forums.selectors import forum_url_for_game
 from games import sections as game_sections
 from games.bot_strength import bot_strengths
-from games.catalog import all_games, get_game
+from games.catalog import all_games, bot_description, get_game
 from games.rules import rules_html
 from games.selectors import latest_finished
 from rankings import sections as ranking_sections
@@ -44,10 +44,13 @@ def player(request, username):
     ratings, rating history and recent matches (rankings)."""
     profile = get_object_or_404(get_user_model(), username__iexact=username, is_active=True)
     strengths = bot_strengths(profile.bot_name) if profile.is_bot and profile.bot_name else []
+    # A bot's page says how its level plays, from the level itself (games.catalog), so the text
+    # follows the code; the bio its account was made with is history.
+    about = (bot_description(profile.bot_name) if profile.is_bot else "") or profile.bio
     return render(
         request,
         "accounts/player.html",
-        {"profile": profile, "bot_strengths": strengths, **ranking_sections.player_section(profile)},
+        {"profile": profile, "about": about, "bot_strengths": strengths, **ranking_sections.player_section(profile)},
     )
 
 

@@ -71,7 +71,8 @@ class TournamentForm(forms.Form):
 
     @classmethod
     def initial_from(cls, tournament: Tournament) -> dict:
-        live = tournament.speed == Tournament.Speed.LIVE
+        clock = tournament.clock
+        live = clock.speed == Tournament.Speed.LIVE
         return {
             "name": tournament.name,
             "game": tournament.game,
@@ -79,7 +80,7 @@ class TournamentForm(forms.Form):
             "format": tournament.format,
             "speed": tournament.speed,
             "seconds_per_move": tournament.seconds_per_move if live else 90,
-            "days_per_move": 3 if live else tournament.seconds_per_move // 86400,
+            "days_per_move": 3 if live else clock.days,
             "rated": tournament.rated,
             "invite_only": tournament.invite_only,
             "registration_opens_at": tournament.registration_opens_at,

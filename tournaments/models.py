@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from games.catalog import game_name
+from games.clock import Clock
 from games.models import Match, new_invite_token
 
 
@@ -80,8 +81,12 @@ class Tournament(models.Model):
             return self.game
 
     @property
+    def clock(self) -> Clock:
+        return Clock(self.speed, self.seconds_per_move)
+
+    @property
     def time_per_move(self) -> str:
-        return Match(speed=self.speed, seconds_per_move=self.seconds_per_move).time_per_move
+        return self.clock.label
 
     @property
     def is_over(self) -> bool:

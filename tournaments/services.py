@@ -23,7 +23,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -35,6 +34,7 @@ from forums import services as forum_services
 from forums.models import GENERAL_SLUG, Forum, Topic
 from games import services as game_services
 from games.catalog import bot_names, get_game
+from games.clock import FOR_TOURNAMENT, Clock, ClockError
 from games.models import Match, Seat
 from live.events import tournament_changed
 from live.groups import tournament_group
@@ -122,21 +122,10 @@ def tournament_settings(
         raise TournamentError(message, field="table_size") from None
     if format not in Tournament.Format.values:
         raise TournamentError("The format is round robin or Swiss.", field="format")
-    if speed == Match.Speed.UNTIMED:
-        raise TournamentError("A tournament runs on a clock: choose live or correspondence play.", field="speed")
-    if speed == Tournament.Speed.LIVE:
-        seconds = settings.LIVE_SECONDS_DEFAULT if seconds_per_move is None else seconds_per_move
-        low, high = game_services.MIN_LIVE_SECONDS, game_services.MAX_LIVE_SECONDS
-        if isinstance(seconds, bool) or not isinstance(seconds, int) or not low <= seconds <= high:
-            raise TournamentError(f"Live play gives {low} to {high} seconds per move.", field="seconds_per_move")
-    elif speed == Tournament.Speed.CORRESPONDENCE:
-        days = settings.CORRESPONDENCE_DAYS_DEFAULT if days_per_move is None else days_per_move
-        high = game_services.MAX_CORRESPONDENCE_DAYS
-        if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= high:
-            raise TournamentError(f"Correspondence play gives 1 to {high} days per move.", field="days_per_move")
-        seconds = days * 86400
-    else:
-        raise TournamentError("The clock is live or correspondence.", field="speed")
+    try:
+        clock = Clock.chosen(speed, seconds_per_move, days_per_move, untimed_allowed=False, wording=FOR_TOURNAMENT)
+    except ClockError as exc:
+        raise TournamentError(exc.message, field=exc.field) from None
     if not isinstance(starts_at, datetime):
         raise TournamentError("Give the date and time the first round starts.", field="starts_at")
     if timezone.is_naive(starts_at):
@@ -164,8 +153,8 @@ def tournament_settings(
         game=engine.slug,
         table_size=table_size,
         format=format,
-        speed=speed,
-        seconds_per_move=seconds,
+        speed=clock.speed,
+        seconds_per_move=clock.seconds_per_move,
         rated=bool(rated),
         invite_only=bool(invite_only),
         registration_opens_at=opens,
@@ -516,20 +505,14 @@ def _table_match(tournament: Tournament, seated: list[Entrant]) -> Match:
     seat 0 opens it, people join in turn and bots are seated by seat 0; the last seat
     filled starts it."""
     first = seated[0]
-    clock = (
-        {"seconds_per_move": tournament.seconds_per_move}
-        if tournament.speed == Tournament.Speed.LIVE
-        else {"days_per_move": tournament.seconds_per_move // 86400}
-    )
     match = game_services.match_create(
         user=first.user,
         game=tournament.game,
         num_players=tournament.table_size,
         rated=tournament.rated,
         visibility=Match.Visibility.INVITE if tournament.invite_only else Match.Visibility.PUBLIC,
-        speed=tournament.speed,
         waits_for_players=False,
-        **clock,
+        **tournament.clock.create_args(),
     )
     for index, entrant in enumerate(seated[1:], start=1):
         if entrant.is_bot:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .base import Bot
 from .greedy import GreedyBot
-from .levels import HARD_SECONDS, LEVEL_SETTINGS
+from .levels import HARD_LIMIT_SECONDS, HARD_SECONDS, LEVEL_SETTINGS
 from .mcts import MCTSBot
 from .random_bot import RandomBot
 
@@ -48,7 +48,7 @@ _BOTS: dict[str, Bot] = {
     "mcts-hard": _mcts(
         "mcts-hard",
         "MCTS Hard",
-        "Thinks up to two seconds a move. " + _MCTS_DESCRIPTION,
+        f"Thinks up to {HARD_LIMIT_SECONDS} seconds a move. " + _MCTS_DESCRIPTION,
         seconds=HARD_SECONDS,
     ),
 }
@@ -70,4 +70,10 @@ def bot_label(name: str) -> str:
     return get_bot(name).label
 
 
-__all__ = ["Bot", "GreedyBot", "MCTSBot", "RandomBot", "bot_label", "bot_names", "get_bot"]
+def bot_description(name: str) -> str:
+    """How a bot plays, in words for its player page ("" for a name no level has)."""
+    bot = _BOTS.get(name)
+    return bot.description if bot is not None else ""
+
+
+__all__ = ["Bot", "GreedyBot", "MCTSBot", "RandomBot", "bot_description", "bot_label", "bot_names", "get_bot"]

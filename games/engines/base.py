@@ -228,54 +228,8 @@ def places_from_keys(keys: list[tuple]) -> list[int]:
     return [1 + sum(1 for other in keys if other > key) for key in keys]
 
 
-def parse_square(name: str, width: int, height: int) -> tuple[int, int]:
-    """``"e3"`` -> (column 4, row 2), zero-based. Raises ``IllegalAction`` when off the board."""
-    if not isinstance(name, str) or len(name) < 2 or len(name) > 3:
-        raise IllegalAction(f"{name!r} is not a square.")
-    col = COLUMNS.find(name[0])
-    digits = name[1:]
-    if col < 0 or col >= width or not digits.isdigit() or digits.startswith("0"):
-        raise IllegalAction(f"{name!r} is not a square of this board.")
-    row = int(digits) - 1
-    if not 0 <= row < height:
-        raise IllegalAction(f"{name!r} is not a square of this board.")
-    return col, row
-
-
 def square_name(col: int, row: int) -> str:
     return f"{COLUMNS[col]}{row + 1}"
-
-
-def orthogonal_neighbours(col: int, row: int, width: int, height: int) -> list[tuple[int, int]]:
-    result = []
-    if col > 0:
-        result.append((col - 1, row))
-    if col < width - 1:
-        result.append((col + 1, row))
-    if row > 0:
-        result.append((col, row - 1))
-    if row < height - 1:
-        result.append((col, row + 1))
-    return result
-
-
-def connected_groups(cells: Iterable, neighbours: Callable[[Any], Iterable]) -> list[set]:
-    """Split ``cells`` into groups joined by ``neighbours`` (only cells in the set count)."""
-    remaining = set(cells)
-    groups = []
-    while remaining:
-        start = remaining.pop()
-        group = {start}
-        stack = [start]
-        while stack:
-            cell = stack.pop()
-            for other in neighbours(cell):
-                if other in remaining:
-                    remaining.remove(other)
-                    group.add(other)
-                    stack.append(other)
-        groups.append(group)
-    return groups
 
 
 def split_action(action: str) -> tuple[str, str]:
@@ -284,9 +238,3 @@ def split_action(action: str) -> tuple[str, str]:
         raise IllegalAction(f"{action!r} is not an action.")
     verb, _, arg = action.partition(":")
     return verb, arg
-
-
-def parse_seat(arg: str, num_players: int) -> int:
-    if not arg.isdigit() or int(arg) >= num_players:
-        raise IllegalAction(f"{arg!r} is not a seat.")
-    return int(arg)

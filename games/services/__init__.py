@@ -13,9 +13,6 @@ from .clocks import match_check_clock, match_timeout
 from .outages import OUTAGE_NOTICE, clocks_may_run, clocks_stopped, outage_begin, outage_end
 from .play import ActResult, match_act, match_resign
 from .seating import (
-    MAX_CORRESPONDENCE_DAYS,
-    MAX_LIVE_SECONDS,
-    MIN_LIVE_SECONDS,
     bot_account,
     can_view,
     clock_terms,
@@ -34,9 +31,6 @@ from .writes import TAKEOVER_BOT, MatchError
 __all__ = [
     "CHAT_LIMIT",
     "CHAT_RATE",
-    "MAX_CORRESPONDENCE_DAYS",
-    "MAX_LIVE_SECONDS",
-    "MIN_LIVE_SECONDS",
     "OUTAGE_NOTICE",
     "TAKEOVER_BOT",
     "ActResult",

@@ -17,6 +17,7 @@ import live
 
 from .. import selectors
 from ..bots import get_bot
+from ..clock import Clock, ClockError
 from ..engines import get_game
 from ..models import Match, Seat
 from .writes import (
@@ -32,9 +33,6 @@ from .writes import (
 
 User = get_user_model()
 log = logging.getLogger(__name__)
-
-MAX_CORRESPONDENCE_DAYS = 14
-MIN_LIVE_SECONDS, MAX_LIVE_SECONDS = 10, 3600
 
 
 def match_terms(
@@ -61,38 +59,23 @@ def match_terms(
         options = engine.normalise_options(options, num_players)
     except (TypeError, ValueError) as exc:
         raise MatchError(str(exc)) from None
-    if speed == Match.Speed.UNTIMED:
-        if rated:
-            raise MatchError("Untimed practice is casual: choose a live or correspondence clock for a rated match.")
-        seconds = 0
-    elif speed == Match.Speed.LIVE:
-        seconds = settings.LIVE_SECONDS_DEFAULT if seconds_per_move is None else seconds_per_move
-        if not isinstance(seconds, int) or not MIN_LIVE_SECONDS <= seconds <= MAX_LIVE_SECONDS:
-            raise MatchError(f"A live match gives {MIN_LIVE_SECONDS} to {MAX_LIVE_SECONDS} seconds per move.")
-    elif speed == Match.Speed.CORRESPONDENCE:
-        days = settings.CORRESPONDENCE_DAYS_DEFAULT if days_per_move is None else days_per_move
-        if not isinstance(days, int) or not 1 <= days <= MAX_CORRESPONDENCE_DAYS:
-            raise MatchError(f"A correspondence match gives 1 to {MAX_CORRESPONDENCE_DAYS} days per move.")
-        seconds = days * 86400
-    else:
-        raise MatchError("Speed must be untimed, live or correspondence.")
+    try:
+        clock = Clock.chosen(speed, seconds_per_move, days_per_move, untimed_allowed=not rated)
+    except ClockError as exc:
+        raise MatchError(exc.message) from None
     return {
         "game": engine.slug,
         "num_players": num_players,
         "options": options,
         "rated": bool(rated),
-        "speed": speed,
-        "seconds_per_move": seconds,
+        "speed": clock.speed,
+        "seconds_per_move": clock.seconds_per_move,
     }
 
 
 def clock_terms(speed: str, seconds_per_move: int) -> dict:
     """``match_create``'s clock arguments for a stored speed and seconds per move."""
-    if speed == Match.Speed.CORRESPONDENCE:
-        return {"speed": speed, "seconds_per_move": None, "days_per_move": seconds_per_move // 86400}
-    if speed == Match.Speed.LIVE:
-        return {"speed": speed, "seconds_per_move": seconds_per_move, "days_per_move": None}
-    return {"speed": speed, "seconds_per_move": None, "days_per_move": None}
+    return Clock(speed, seconds_per_move).create_args()
 
 
 def match_create(

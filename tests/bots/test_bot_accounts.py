@@ -6,6 +6,7 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 
+from games.bots import get_bot
 from games.services import bot_account
 
 migration = importlib.import_module("games.migrations.0003_more_bots")
@@ -50,3 +51,19 @@ def test_undoing_the_migration_removes_only_its_bots(no_level_bots):
     User = get_user_model()
     assert not User.objects.filter(bot_name__in=LEVELS.values()).exists()
     assert User.objects.filter(is_bot=True, bot_name="random").exists()
+
+
+def test_a_bots_page_says_how_its_level_plays_from_the_level_not_from_the_stored_bio(client, db):
+    hard = bot_account("mcts-hard")
+    hard.bio = "An old text written when the account was made."
+    hard.save()
+    page = client.get(f"/players/{hard.username}/").content.decode()
+    assert get_bot("mcts-hard").description in page
+    assert "An old text" not in page
+
+
+def test_a_bot_whose_level_is_gone_keeps_the_bio_it_was_made_with(client, db):
+    retired = get_user_model().objects.create(
+        username="Retired", is_bot=True, bot_name="retired-level", bio="Played long ago."
+    )
+    assert "Played long ago." in client.get(f"/players/{retired.username}/").content.decode()

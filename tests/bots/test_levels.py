@@ -3,11 +3,13 @@ game, Hard still sees the plain winning move with its full settings, the one-ste
 orders what the search tries first, and the guided playouts only ever play legal moves."""
 
 import random
+from typing import cast
 
 import pytest
 
-from games.bots import GreedyBot, MCTSBot, get_bot
+from games.bots import GreedyBot, MCTSBot, bot_description, get_bot
 from games.bots.base import playout_policy
+from games.bots.levels import HARD_LIMIT_SECONDS, HARD_SECONDS
 from games.engines import CHANCE, all_games, get_game
 from games.engines.chit_territory import ChitTerritoryState
 
@@ -24,6 +26,12 @@ def test_each_level_searches_more_than_the_one_below_in_every_game(slug):
     assert easy.iterations < medium.iterations < hard.iterations
     # Hard's clock is only a safety net under the two seconds a move it promises.
     assert hard.seconds is not None and hard.seconds <= 1.8
+
+
+def test_hards_limit_is_the_one_number_its_page_states_and_its_clock_stops_under_it():
+    hard = cast(MCTSBot, get_bot("mcts-hard"))
+    assert f"Thinks up to {HARD_LIMIT_SECONDS} seconds a move." in bot_description("mcts-hard")
+    assert hard.seconds == HARD_SECONDS < HARD_LIMIT_SECONDS == 2
 
 
 def test_hard_closes_the_fence_that_wins_at_territories():

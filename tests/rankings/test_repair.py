@@ -4,12 +4,12 @@ beat and ``manage.py run_clocks`` both run the repair."""
 from datetime import timedelta
 
 import pytest
-from django.conf import settings
 from django.core.management import call_command
 from django.utils import timezone
 
 from games import services
 from games.models import Match
+from portal.celery import app
 from rankings import tasks as rating_tasks
 from rankings.models import RatingChange
 from tests.games.helpers import start_two_player
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_celery_beat_runs_the_repair_of_unrated_matches():
-    tasks = {job["task"] for job in settings.CELERY_BEAT_SCHEDULE.values()}
+    tasks = {job["task"] for job in app.conf.beat_schedule.values()}
     assert "rankings.tasks.rate_unrated" in tasks
 
 

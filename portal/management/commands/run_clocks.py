@@ -1,53 +1,39 @@
 import time
 
 from django.core.management.base import BaseCommand
+from django.utils.module_loading import import_string
 
-from challenges.tasks import expire_challenges
-from games.tasks import enforce_clocks, expire_open_matches
-from notifications.tasks import sweep_your_turn
-from rankings.tasks import rate_unrated
-from tournaments.tasks import run_tournaments
-
-# Open matches expire after hours: looking once a minute is plenty.
-EXPIRY_EVERY = 60.0
+from portal.celery import PERIODIC_JOBS
 
 
 class Command(BaseCommand):
     help = (
-        "Forfeit seats whose time ran out, rate finished matches left unrated, and start and "
-        "advance tournaments, every few seconds; "
-        "call off open matches, challenges and rematch offers left waiting too long and tell "
-        "players away that correspondence matches wait for them, every minute (Celery beat does "
-        "all of it when Redis is set)."
+        "Run the periodic jobs of portal.celery.PERIODIC_JOBS, each at its own interval, as Celery "
+        "beat does when Redis is set: forfeit seats whose time ran out, start and advance "
+        "tournaments, call off open matches, challenges and rematch offers left waiting too long, "
+        "and tell players away that correspondence matches wait for them."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--interval", type=float, default=5.0)
-        parser.add_argument("--once", action="store_true", help="Check once and exit.")
+        shortest = min(job.every for job in PERIODIC_JOBS)
+        parser.add_argument(
+            "--interval", type=float, default=shortest, help="Seconds between looks for jobs that are due."
+        )
+        parser.add_argument("--once", action="store_true", help="Run every job once and exit.")
 
     def handle(self, *args, interval, once, **options):
-        next_expiry = 0.0
+        tasks = [(job, import_string(job.task)) for job in PERIODIC_JOBS]
+        due = dict.fromkeys(PERIODIC_JOBS, 0.0)
         while True:
-            expired = enforce_clocks()
-            if expired:
-                self.stdout.write(f"{expired} seat(s) ran out of time")
-            repaired = rate_unrated()
-            if repaired:
-                self.stdout.write(f"{repaired} finished match(es) left unrated were rated")
-            started, advanced = run_tournaments()
-            if started or advanced:
-                self.stdout.write(f"{started} tournament(s) started, {advanced} advanced to their next round")
-            if time.monotonic() >= next_expiry:
-                closed = expire_open_matches()
-                if closed:
-                    self.stdout.write(f"{closed} open match(es) called off after waiting too long")
-                unanswered = expire_challenges()
-                if unanswered:
-                    self.stdout.write(f"{unanswered} challenge(s) or rematch offer(s) expired unanswered")
-                mailed = sweep_your_turn()
-                if mailed:
-                    self.stdout.write(f"{mailed} player(s) away may be owed a your-turn e-mail")
-                next_expiry = time.monotonic() + EXPIRY_EVERY
+            for job, task in tasks:
+                now = time.monotonic()
+                if now < due[job]:
+                    continue
+                due[job] = now + job.every
+                result = task()
+                counts = tuple(result) if isinstance(result, (tuple, list)) else (result,)
+                if job.said and any(counts):
+                    self.stdout.write(job.said.format(*counts))
             if once:
                 return
             time.sleep(interval)
