@@ -58,6 +58,10 @@ class NotificationSettings(models.Model):
         help_text="At most one message per match every few hours, and only while you are away from the site.",
     )
     last_seen = models.DateTimeField(null=True, blank=True)
+    # Moves on each time the your-turn mail is turned back on: every unsubscribe link carries
+    # the value it was made under, so the links of earlier mails (a used one included) stop
+    # working then.
+    unsubscribe_generation = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name_plural = "notification settings"
