@@ -37,6 +37,13 @@ class Notification(models.Model):
                 fields=["user"], condition=models.Q(kind="your_turn", read=False), name="notification_turns_unread"
             ),
         ]
+        constraints = [
+            # A finished match is told once per person ("finished:<match>"), read or not:
+            # its task, a retry and the sweep that repairs a lost task may all run.
+            models.UniqueConstraint(
+                fields=["user", "key"], condition=models.Q(kind="match_finished"), name="unique_match_finished_notice"
+            ),
+        ]
 
     def __str__(self):
         return f"{self.user_id}: {self.text[:40]}"

@@ -18,7 +18,8 @@ from django.contrib.humanize.templatetags.humanize import ordinal
 from django.core import signing
 from django.core.mail import EmailMessage
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import CharField, Exists, F, OuterRef, Q, Value
+from django.db.models.functions import Cast, Concat
 from django.urls import reverse
 from django.utils import timezone
 
@@ -107,19 +108,86 @@ def notification_open(*, user, notification_id: int) -> Notification | None:
 
 
 def notify_match_finished(*, match_id: int) -> list[Notification]:
-    seats = list(Seat.objects.filter(match_id=match_id, user__isnull=False, user__is_bot=False).select_related("match"))
-    made = []
-    for seat in seats:
+    """Tell each person seated in a finished match how it went: once per match and person,
+    read or not, whoever runs first (the task queued when it ended, its retry, or the sweep,
+    ``untold_finished_matches_notify``); a unique constraint holds it when two run at once."""
+    key = finished_key(match_id)
+    seats: dict[int, Seat] = {}
+    for seat in (
+        Seat.objects.filter(match_id=match_id, user__isnull=False, user__is_bot=False)
+        .select_related("match")
+        .order_by("index")
+    ):
+        if seat.user_id is not None:
+            seats.setdefault(seat.user_id, seat)
+    told = set(
+        Notification.objects.filter(kind=Kind.MATCH_FINISHED, key=key, user_id__in=list(seats)).values_list(
+            "user_id", flat=True
+        )
+    )
+    rows = []
+    for user_id, seat in seats.items():
+        if user_id in told:
+            continue
         match = seat.match
         result = f"you placed {ordinal(seat.place)}" if seat.place else "see how it ended"
-        made += notify(
-            user_ids=[seat.user_id],
-            kind=Kind.MATCH_FINISHED,
-            text=f"{match.game_name} #{match.pk} is over: {result}.",
-            url=match.get_absolute_url(),
-            key=f"finished:{match.pk}",
+        rows.append(
+            Notification(
+                user_id=user_id,
+                kind=Kind.MATCH_FINISHED,
+                text=f"{match.game_name} #{match.pk} is over: {result}."[: Notification.TEXT_MAX],
+                url=match.get_absolute_url(),
+                key=key,
+            )
         )
-    return made
+    if not rows:
+        return []
+    Notification.objects.bulk_create(rows, ignore_conflicts=True)
+    tell_users([row.user_id for row in rows])
+    return rows
+
+
+FINISHED_KEY_PREFIX = "finished:"
+
+
+def finished_key(match_id: int) -> str:
+    return f"{FINISHED_KEY_PREFIX}{match_id}"
+
+
+# A finished match is left this long to the task queued when it ended before the sweep tells
+# its people instead, and is looked for this far back (a longer outage is lost to the sweep).
+FINISHED_NOTICE_STALL = timedelta(seconds=30)
+FINISHED_NOTICE_LOOKBACK = timedelta(days=1)
+FINISHED_NOTICE_BATCH = 100
+
+
+def untold_finished_matches_notify(*, now: datetime | None = None) -> int:
+    """Tell the people of the finished matches whose "match finished" notification never
+    came (its task could not be queued: the broker was down when the match ended), newest
+    first, at most ``FINISHED_NOTICE_BATCH`` matches a run; each on its own, one failing does
+    not stop the others. Returns how many matches were told."""
+    now = now or timezone.now()
+    told = Notification.objects.filter(
+        user_id=OuterRef("user_id"),
+        kind=Kind.MATCH_FINISHED,
+        key=Concat(Value(FINISHED_KEY_PREFIX), Cast(OuterRef("match_id"), output_field=CharField())),
+    )
+    untold = Seat.objects.filter(match_id=OuterRef("pk"), user__isnull=False, user__is_bot=False).filter(~Exists(told))
+    matches = Match.objects.filter(
+        Exists(untold),
+        status=Match.Status.FINISHED,
+        finished_at__gte=now - FINISHED_NOTICE_LOOKBACK,
+        finished_at__lte=now - FINISHED_NOTICE_STALL,
+    )
+    repaired = 0
+    for match_id in matches.order_by("-finished_at").values_list("pk", flat=True)[:FINISHED_NOTICE_BATCH]:
+        try:
+            if notify_match_finished(match_id=match_id):
+                log.warning("The people of finished match %s were never told; told now", match_id)
+                repaired += 1
+        except Exception:
+            log.exception("Could not tell the people of finished match %s", match_id)
+    return repaired
 
 
 def notify_forum_reply(*, post_id: int) -> list[Notification]:
