@@ -37,6 +37,13 @@ class Notification(models.Model):
                 fields=["user"], condition=models.Q(kind="your_turn", read=False), name="notification_turns_unread"
             ),
         ]
+        constraints = [
+            # A finished match is told once per person ("finished:<match>"), read or not:
+            # its task, a retry and the sweep that repairs a lost task may all run.
+            models.UniqueConstraint(
+                fields=["user", "key"], condition=models.Q(kind="match_finished"), name="unique_match_finished_notice"
+            ),
+        ]
 
     def __str__(self):
         return f"{self.user_id}: {self.text[:40]}"
@@ -58,6 +65,10 @@ class NotificationSettings(models.Model):
         help_text="At most one message per match every few hours, and only while you are away from the site.",
     )
     last_seen = models.DateTimeField(null=True, blank=True)
+    # Moves on each time the your-turn mail is turned back on: every unsubscribe link carries
+    # the value it was made under, so the links of earlier mails (a used one included) stop
+    # working then.
+    unsubscribe_generation = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name_plural = "notification settings"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from enum import StrEnum
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -17,11 +18,13 @@ from django.contrib.humanize.templatetags.humanize import ordinal
 from django.core import signing
 from django.core.mail import EmailMessage
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import CharField, Exists, F, OuterRef, Q, Value
+from django.db.models.functions import Cast, Concat
 from django.urls import reverse
 from django.utils import timezone
 
 import live
+from accounts.models import User
 from forums.models import Post
 from games.models import Match, Seat
 from live.events import me_changed
@@ -47,6 +50,8 @@ def tell_users(user_ids, *, seats: bool = False) -> None:
 Kind = Notification.Kind
 
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
+# How long the unsubscribe link of a your-turn mail works (the mail and the page say so).
+UNSUBSCRIBE_LINK_DAYS = 60
 
 
 def notify(*, user_ids, kind: str, text: str, url: str = "", key: str = "") -> list[Notification]:
@@ -103,19 +108,86 @@ def notification_open(*, user, notification_id: int) -> Notification | None:
 
 
 def notify_match_finished(*, match_id: int) -> list[Notification]:
-    seats = list(Seat.objects.filter(match_id=match_id, user__isnull=False, user__is_bot=False).select_related("match"))
-    made = []
-    for seat in seats:
+    """Tell each person seated in a finished match how it went: once per match and person,
+    read or not, whoever runs first (the task queued when it ended, its retry, or the sweep,
+    ``untold_finished_matches_notify``); a unique constraint holds it when two run at once."""
+    key = finished_key(match_id)
+    seats: dict[int, Seat] = {}
+    for seat in (
+        Seat.objects.filter(match_id=match_id, user__isnull=False, user__is_bot=False)
+        .select_related("match")
+        .order_by("index")
+    ):
+        if seat.user_id is not None:
+            seats.setdefault(seat.user_id, seat)
+    told = set(
+        Notification.objects.filter(kind=Kind.MATCH_FINISHED, key=key, user_id__in=list(seats)).values_list(
+            "user_id", flat=True
+        )
+    )
+    rows = []
+    for user_id, seat in seats.items():
+        if user_id in told:
+            continue
         match = seat.match
         result = f"you placed {ordinal(seat.place)}" if seat.place else "see how it ended"
-        made += notify(
-            user_ids=[seat.user_id],
-            kind=Kind.MATCH_FINISHED,
-            text=f"{match.game_name} #{match.pk} is over: {result}.",
-            url=match.get_absolute_url(),
-            key=f"finished:{match.pk}",
+        rows.append(
+            Notification(
+                user_id=user_id,
+                kind=Kind.MATCH_FINISHED,
+                text=f"{match.game_name} #{match.pk} is over: {result}."[: Notification.TEXT_MAX],
+                url=match.get_absolute_url(),
+                key=key,
+            )
         )
-    return made
+    if not rows:
+        return []
+    Notification.objects.bulk_create(rows, ignore_conflicts=True)
+    tell_users([row.user_id for row in rows])
+    return rows
+
+
+FINISHED_KEY_PREFIX = "finished:"
+
+
+def finished_key(match_id: int) -> str:
+    return f"{FINISHED_KEY_PREFIX}{match_id}"
+
+
+# A finished match is left this long to the task queued when it ended before the sweep tells
+# its people instead, and is looked for this far back (a longer outage is lost to the sweep).
+FINISHED_NOTICE_STALL = timedelta(seconds=30)
+FINISHED_NOTICE_LOOKBACK = timedelta(days=1)
+FINISHED_NOTICE_BATCH = 100
+
+
+def untold_finished_matches_notify(*, now: datetime | None = None) -> int:
+    """Tell the people of the finished matches whose "match finished" notification never
+    came (its task could not be queued: the broker was down when the match ended), newest
+    first, at most ``FINISHED_NOTICE_BATCH`` matches a run; each on its own, one failing does
+    not stop the others. Returns how many matches were told."""
+    now = now or timezone.now()
+    told = Notification.objects.filter(
+        user_id=OuterRef("user_id"),
+        kind=Kind.MATCH_FINISHED,
+        key=Concat(Value(FINISHED_KEY_PREFIX), Cast(OuterRef("match_id"), output_field=CharField())),
+    )
+    untold = Seat.objects.filter(match_id=OuterRef("pk"), user__isnull=False, user__is_bot=False).filter(~Exists(told))
+    matches = Match.objects.filter(
+        Exists(untold),
+        status=Match.Status.FINISHED,
+        finished_at__gte=now - FINISHED_NOTICE_LOOKBACK,
+        finished_at__lte=now - FINISHED_NOTICE_STALL,
+    )
+    repaired = 0
+    for match_id in matches.order_by("-finished_at").values_list("pk", flat=True)[:FINISHED_NOTICE_BATCH]:
+        try:
+            if notify_match_finished(match_id=match_id):
+                log.warning("The people of finished match %s were never told; told now", match_id)
+                repaired += 1
+        except Exception:
+            log.exception("Could not tell the people of finished match %s", match_id)
+    return repaired
 
 
 def notify_forum_reply(*, post_id: int) -> list[Notification]:
@@ -149,7 +221,16 @@ def settings_of(user) -> NotificationSettings:
 
 
 def settings_update(*, user, email_your_turn: bool) -> NotificationSettings:
-    NotificationSettings.objects.update_or_create(user=user, defaults={"email_your_turn": bool(email_your_turn)})
+    """Save the person's choice. Turning the your-turn mail back on moves their
+    ``unsubscribe_generation``: the unsubscribe links of the mails sent before stop working."""
+    NotificationSettings.objects.get_or_create(user=user)
+    rows = NotificationSettings.objects.filter(user=user)
+    if email_your_turn:
+        rows.filter(email_your_turn=False).update(
+            email_your_turn=True, unsubscribe_generation=F("unsubscribe_generation") + 1
+        )
+    else:
+        rows.update(email_your_turn=False)
     return settings_of(user)
 
 
@@ -161,23 +242,55 @@ def user_seen(*, user_id: int, now: datetime | None = None) -> None:
 
 
 def unsubscribe_token(user) -> str:
-    return signing.dumps({"u": user.pk, "k": "your_turn"}, salt=UNSUBSCRIBE_SALT)
+    """The signed token of an unsubscribe link: the person, and the generation of their
+    settings it was made under; ``signing.dumps`` stamps it with the time it was made."""
+    generation = (
+        NotificationSettings.objects.filter(user=user).values_list("unsubscribe_generation", flat=True).first() or 0
+    )
+    return signing.dumps({"u": user.pk, "k": "your_turn", "g": generation}, salt=UNSUBSCRIBE_SALT)
 
 
-def unsubscribe_user(token: str):
-    """The person a token was made for, or None if it is not one of ours (tampered, cut)."""
+class LinkProblem(StrEnum):
+    """Why an unsubscribe link does not work (the page says it in words)."""
+
+    INVALID = "invalid"  # not one of ours: cut, changed, signed for something else
+    EXPIRED = "expired"  # older than UNSUBSCRIBE_LINK_DAYS
+    REPLACED = "replaced"  # made before the person turned the mail back on
+
+
+def unsubscribe_link(token: str) -> tuple[User | None, LinkProblem | None]:
+    """The person an unsubscribe token was made for, or None and why it does not work.
+
+    Tokens made before links carried a generation (no ``"g"``) count as generation 0: they
+    work until they expire, unless the person has turned the mail back on since."""
     try:
-        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT, max_age=timedelta(days=UNSUBSCRIBE_LINK_DAYS))
+    except signing.SignatureExpired:
+        return None, LinkProblem.EXPIRED
     except signing.BadSignature:
-        return None
+        return None, LinkProblem.INVALID
     if not isinstance(data, dict) or data.get("k") != "your_turn" or not isinstance(data.get("u"), int):
-        return None
-    return get_user_model().objects.filter(pk=data["u"]).first()
+        return None, LinkProblem.INVALID
+    generation = data.get("g", 0)
+    user = get_user_model().objects.filter(pk=data["u"]).first()
+    if user is None or not isinstance(generation, int):
+        return None, LinkProblem.INVALID
+    current = (
+        NotificationSettings.objects.filter(user=user).values_list("unsubscribe_generation", flat=True).first() or 0
+    )
+    if generation != current:
+        return None, LinkProblem.REPLACED
+    return user, None
 
 
-def unsubscribe(*, token: str):
+def unsubscribe_user(token: str) -> User | None:
+    """The person a token was made for, or None if it does not work (see ``unsubscribe_link``)."""
+    return unsubscribe_link(token)[0]
+
+
+def unsubscribe(*, token: str) -> User | None:
     """Turn the your-turn mail off for the token's person; None (and nothing changed) for a
-    bad token."""
+    token that does not work."""
     user = unsubscribe_user(token)
     if user is not None:
         settings_update(user=user, email_your_turn=False)
@@ -330,7 +443,7 @@ def _turn_mail(user, matches: list[Match]) -> EmailMessage:
         f"You get at most one message per match every {settings.TURN_MAIL_EVERY_HOURS} hours, and none",
         "while you are on the site.",
         "",
-        f"Stop these e-mails: {unsubscribe_url}",
+        f"Stop these e-mails (this link works for {UNSUBSCRIBE_LINK_DAYS} days): {unsubscribe_url}",
         f"Or change it on your profile: {_absolute(reverse('profile-edit'))}",
         "",
         settings.SITE_NAME,

@@ -17,6 +17,14 @@ def notify_match_finished(match_id: int) -> int:
     return len(services.notify_match_finished(match_id=match_id))
 
 
+@shared_task(acks_late=True, soft_time_limit=50, time_limit=60)
+def notify_untold_finished_matches() -> int:
+    """Tell the people of the finished matches whose notification task was lost (the broker
+    was down when they ended); returns how many matches. Run by Celery beat or ``manage.py
+    run_clocks``."""
+    return services.untold_finished_matches_notify()
+
+
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), max_retries=3, retry_backoff=True)
 def notify_forum_reply(post_id: int) -> int:
     return len(services.notify_forum_reply(post_id=post_id))

@@ -57,10 +57,12 @@ def notification_settings(request):
 # token: the signed token in the address is the proof.
 @csrf_exempt
 def unsubscribe(request, token: str):
-    person = services.unsubscribe_user(token)
+    person, problem = services.unsubscribe_link(token)
     if person is None:
-        return render(request, "notifications/unsubscribe.html", {"invalid": True}, status=400)
+        refused = {"invalid": True, "problem": problem, "days": services.UNSUBSCRIBE_LINK_DAYS}
+        return render(request, "notifications/unsubscribe.html", refused, status=400)
     if request.method == "POST":
         services.unsubscribe(token=token)
         return render(request, "notifications/unsubscribe.html", {"done": True, "person": person})
-    return render(request, "notifications/unsubscribe.html", {"person": person, "token": token})
+    ask = {"person": person, "token": token, "days": services.UNSUBSCRIBE_LINK_DAYS}
+    return render(request, "notifications/unsubscribe.html", ask)

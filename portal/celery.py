@@ -37,6 +37,9 @@ PERIODIC_JOBS = (
     PeriodicJob("games.tasks.expire_open_matches", 300.0, "{} open match(es) called off after waiting too long"),
     PeriodicJob("challenges.tasks.expire_challenges", 300.0, "{} challenge(s) or rematch offer(s) expired unanswered"),
     PeriodicJob("notifications.tasks.sweep_your_turn", 60.0, "{} player(s) away may be owed a your-turn e-mail"),
+    PeriodicJob(
+        "notifications.tasks.notify_untold_finished_matches", 30.0, "{} finished match(es) left untold were told"
+    ),
 )
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import environ
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -31,12 +32,21 @@ def _embedded_secret_key() -> str:
     return path.read_text().strip()
 
 
+# The shortest SECRET_KEY production starts with (and it needs a few different characters):
+# an empty key would otherwise pass here and fail every request, a short one signs sessions,
+# reset links and unsubscribe links anyone could forge.
+SECRET_KEY_MIN_LENGTH = 32
+
 if PRODUCTION:
-    SECRET_KEY = env.str("SECRET_KEY")  # ImproperlyConfigured when missing
+    SECRET_KEY = env.str("SECRET_KEY", default="")
+    if len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH or len(set(SECRET_KEY)) < 5:
+        raise ImproperlyConfigured(
+            f"Set SECRET_KEY in production to a random value of at least {SECRET_KEY_MIN_LENGTH} characters "
+            f"(it has {len(SECRET_KEY)}), e.g. the output of: "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
     ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
     if not ALLOWED_HOSTS:
-        from django.core.exceptions import ImproperlyConfigured
-
         raise ImproperlyConfigured("Set ALLOWED_HOSTS in production.")
     DEBUG = False
 else:
@@ -113,6 +123,9 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
+# The embedded default (no DATABASE_URL): the one place the demo data makes the staff account
+# `admin` with the published demo password (portal/management/commands/seed_demo.py).
+EMBEDDED_DATABASE = not env.str("DATABASE_URL", default="")
 USING_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
 # Threads of one ASGI process that run the sockets' database calls (games.consumers); HTTP
 # requests run in threads of their own. Each borrows a connection from the pool per call.

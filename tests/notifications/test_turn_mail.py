@@ -1,7 +1,9 @@
 """The your-turn e-mail of correspondence matches: who gets it, when, how often, and how to
 stop it. Mail goes to Django's locmem outbox (``mailoutbox``)."""
 
+import time
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
 from django.core import signing
@@ -186,6 +188,54 @@ def test_a_token_names_its_own_person_only(alice, bob):
     payload = signing.loads(services.unsubscribe_token(alice), salt=services.UNSUBSCRIBE_SALT)
     changed = signing.dumps({**payload, "u": bob.pk}, salt="not-our-salt")
     assert services.unsubscribe_user(changed) is None
+
+
+def _days_later(monkeypatch, days: float) -> None:
+    """Signed links are read as if ``days`` had passed since they were made."""
+    later = time.time() + days * 86400
+    monkeypatch.setattr(signing, "time", SimpleNamespace(time=lambda: later))
+
+
+def test_an_unsubscribe_link_works_for_60_days_and_then_no_more(alice, client, monkeypatch):
+    token = services.unsubscribe_token(alice)
+    _days_later(monkeypatch, 59)
+    assert services.unsubscribe_user(token) == alice
+    _days_later(monkeypatch, 61)
+    for response in (
+        client.get(f"/notifications/unsubscribe/{token}/"),
+        client.post(f"/notifications/unsubscribe/{token}/", {"List-Unsubscribe": "One-Click"}),
+    ):
+        assert response.status_code == 400
+        assert "older than 60 days" in response.content.decode()
+    assert not NotificationSettings.objects.filter(user=alice, email_your_turn=False).exists()
+
+
+def test_the_mail_says_how_long_its_unsubscribe_link_works(away_turn, mailoutbox):
+    sweep_your_turn()
+    assert "this link works for 60 days" in mailoutbox[0].body
+
+
+def test_a_link_from_a_mail_sent_before_links_expired_works_until_60_days_after_it_was_sent(alice, monkeypatch):
+    earlier = signing.dumps({"u": alice.pk, "k": "your_turn"}, salt=services.UNSUBSCRIBE_SALT)
+    _days_later(monkeypatch, 30)
+    assert services.unsubscribe_user(earlier) == alice
+    _days_later(monkeypatch, 61)
+    assert services.unsubscribe_user(earlier) is None
+
+
+def test_a_used_unsubscribe_link_does_not_unsubscribe_again_after_the_mail_is_turned_back_on(alice, client):
+    token = services.unsubscribe_token(alice)
+    services.settings_update(user=alice, email_your_turn=True)  # saved while on: the link still works
+    assert "You are unsubscribed" in client.post(f"/notifications/unsubscribe/{token}/").content.decode()
+    services.settings_update(user=alice, email_your_turn=True)
+
+    replayed = client.post(f"/notifications/unsubscribe/{token}/", {"List-Unsubscribe": "One-Click"})
+    assert replayed.status_code == 400
+    assert "turned the e-mail back on" in replayed.content.decode()
+    assert NotificationSettings.objects.get(user=alice).email_your_turn
+    # The link of the next mail works.
+    client.post(f"/notifications/unsubscribe/{services.unsubscribe_token(alice)}/")
+    assert not NotificationSettings.objects.get(user=alice).email_your_turn
 
 
 def test_the_profile_setting_turns_the_mail_off_and_on(alice, client):

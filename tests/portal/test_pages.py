@@ -85,11 +85,29 @@ def test_check_deploy_is_clean_under_production_settings():
     assert "no issues" in result.stdout
 
 
-def test_production_refuses_to_start_without_a_secret_key():
+def _production_check(**env_vars: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
-    env.update({"DJANGO_ENV": "production", "ALLOWED_HOSTS": "games.example.org"})
-    result = subprocess.run(
+    env.update({"DJANGO_ENV": "production", "ALLOWED_HOSTS": "games.example.org", **env_vars})
+    return subprocess.run(
         [sys.executable, "manage.py", "check"], cwd=settings.BASE_DIR, env=env, capture_output=True, text=True
     )
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = _production_check()
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
+
+
+@pytest.mark.parametrize("key", ["", "short-but-not-empty", "a" * 64, "0123456789abcdefghijklmnopqrstu"])
+def test_production_refuses_to_start_with_an_empty_short_or_uniform_secret_key(key):
+    result = _production_check(SECRET_KEY=key)
+    assert result.returncode != 0, result.stdout
+    assert f"Set SECRET_KEY in production to a random value of at least {settings.SECRET_KEY_MIN_LENGTH}" in (
+        result.stderr
+    )
+
+
+def test_production_starts_with_a_long_random_secret_key():
+    result = _production_check(SECRET_KEY="0123456789abcdefghijklmnopqrstuv")
+    assert result.returncode == 0, result.stderr
