@@ -3,3 +3,16 @@ from django.apps import AppConfig
 
 class AccountsConfig(AppConfig):
     name = "accounts"
+
+    def ready(self):
+        from django.contrib.auth.signals import user_logged_out
+        from django.db.models.signals import post_save
+
+        from . import receivers
+        from .models import User
+
+        # Revoked means revoked: the end of a sign-in closes the sockets it opened.
+        user_logged_out.connect(receivers.close_session_sockets, dispatch_uid="accounts.close_session_sockets")
+        post_save.connect(
+            receivers.close_sockets_of_deactivated, sender=User, dispatch_uid="accounts.close_sockets_of_deactivated"
+        )

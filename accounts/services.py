@@ -2,6 +2,8 @@ from allauth.account.models import EmailAddress
 from axes.utils import reset as lockout_reset
 from rest_framework.authtoken.models import Token
 
+import live
+
 from .models import User
 
 
@@ -14,12 +16,22 @@ def user_update_bio(*, user: User, bio: str) -> User:
 
 def user_revoke_credentials(*, user: User) -> None:
     """What a new password must end, whoever set it (the user, a reset link, the admin):
-    the user's API tokens, and any lockout of the account (its owner has just proved who
-    they are). Other sessions end by themselves: Django signs each session with the password
-    hash and drops a session whose signature no longer matches on its next request, and the
-    session that changed the password is kept (allauth's update_session_auth_hash)."""
+    the user's API tokens, their open sockets, and any lockout of the account (its owner has
+    just proved who they are). Other sessions end by themselves: Django signs each session
+    with the password hash and drops a session whose signature no longer matches on its next
+    request, and the session that changed the password is kept (allauth's
+    update_session_auth_hash). Every socket closes, that session's too: its key was cycled
+    and the page's socket holds the old one; the page says so and a reload carries on."""
     Token.objects.filter(user=user).delete()
+    user_close_sockets(user=user)
     lockout_reset(username=user.username.lower())
+
+
+def user_close_sockets(*, user: User, session_key: str | None = None) -> None:
+    """Once committed, close the person's open sockets (match, header, lobby, tournament
+    pages): all of them, or only those of the session ``session_key`` (signing out). They
+    close with ``live.credentials.SIGNED_OUT``, which the pages read as "signed out"."""
+    live.close_user_sockets(user.pk, session_key=session_key)
 
 
 def user_confirm_email(*, user: User) -> None:

@@ -16,9 +16,11 @@ own user's and runs no query. Every update is a whole snapshot (less the chat), 
 that missed a message is healed by the next; a client that reconnects, or that asks, gets a
 fresh snapshot from the database. Bad frames get an error and the socket stays open.
 
-A write of this socket's user runs in the sockets' database threads with an outbox of the
-socket's own; the socket sends its user's own update at once, then publishes the outbox on
-the event loop (``live.publish``): the channel layer is never awaited from a database thread.
+A write of this socket's user (act, chat, takebacks) runs in the sockets' database threads with
+an outbox of the socket's own, after a check of their sign-in in the same thread (a new
+password or a sign-out closes the socket, code 4401: ``live.credentials``); the socket sends
+its user's own update at once, then publishes the outbox on the event loop
+(``live.publish``): the channel layer is never awaited from a database thread.
 """
 
 from __future__ import annotations
@@ -82,9 +84,12 @@ class MatchConsumer(JsonSocket):
 
     async def frame_chat(self, frame):
         outbox = live.Outbox()
-        _, error = await db(_run)(
-            services.chat_post, outbox, {"match_id": self.match_id, "user": self.user, "text": frame.get("text")}
+        ran = await self.as_signed_in(
+            _run, services.chat_post, outbox, {"match_id": self.match_id, "user": self.user, "text": frame.get("text")}
         )
+        if ran is None:
+            return  # signed out meanwhile: refused, and the socket closed
+        _, error = ran
         if error is not None:
             await self.send_error(error.code, error.message)
         await live.publish(outbox)
@@ -98,11 +103,15 @@ class MatchConsumer(JsonSocket):
         await self._serve(services.takeback_answer, ack=False, accept=frame.get("accept"), version=frame.get("version"))
 
     async def _serve(self, service, *, ack: bool, **kwargs):
-        """Run a write of this socket's user: its own update first (and an ack for a move), or
+        """Run a write of this socket's user (once their sign-in is found still standing, in
+        the same database thread: ``JsonSocket.as_signed_in``): its own update first (and an ack for a move), or
         an error frame; then what changed reaches every socket. A refusal because the position
         moved on, or a broadcast that failed, also gets this socket the current snapshot."""
         outbox = live.Outbox()
-        result, error = await db(_run)(service, outbox, {"match_id": self.match_id, "user": self.user, **kwargs})
+        ran = await self.as_signed_in(_run, service, outbox, {"match_id": self.match_id, "user": self.user, **kwargs})
+        if ran is None:
+            return  # signed out meanwhile: refused, and the socket closed
+        result, error = ran
         if error is None:
             await self._send_own_update(outbox)
             if ack:

@@ -16,6 +16,7 @@ REMATCH_OFFER: Final = "rematch.offer"
 ME_CHANGED: Final = "me.changed"
 LOBBY_CHANGED: Final = "lobby.changed"
 TOURNAMENT_CHANGED: Final = "tournament.changed"
+SOCKETS_REVOKED: Final = "sockets.revoked"
 
 
 class CatchUp(TypedDict):
@@ -73,6 +74,18 @@ class LobbyChanged(TypedDict):
 
 class TournamentChanged(TypedDict):
     type: Literal["tournament.changed"]
+
+
+class SocketsRevoked(TypedDict):
+    """A person's sign-in ended: every socket of theirs closes, or, with ``session`` (a digest
+    of one session's key, ``credentials.session_digest``), those of that session only."""
+
+    type: Literal["sockets.revoked"]
+    session: str | None
+
+
+def sockets_revoked(*, session: str | None = None) -> SocketsRevoked:
+    return {"type": "sockets.revoked", "session": session}
 
 
 def me_changed(*, seats: bool = False) -> MeChanged:

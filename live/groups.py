@@ -28,6 +28,12 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+def user_sockets_group(user_id: int) -> str:
+    """Every socket a signed-in person holds, whatever its page (``JsonSocket`` joins it): what
+    ends their sign-in closes them (``credentials.close_user_sockets``)."""
+    return f"user-{user_id}-sockets"
+
+
 def tournament_group(tournament_id: int) -> str:
     """The open pages of one tournament."""
     return f"tournament-{tournament_id}"

@@ -7,6 +7,12 @@ refuses a client that sends more than ``max_frames_per_second``, answers ``{"typ
 ``{"type": "error", "code", "message"}``, and the socket stays open. A subclass adds its own
 frames and its own events (the methods Channels calls for a group message) only.
 
+Revoked means revoked (``credentials``): a signed-in socket joins its person's group as it is
+accepted and closes with ``SIGNED_OUT`` when their sign-in ends (``sockets.revoked``: a new
+password, a deactivated account, or signing out of its session). A frame that writes runs
+through ``as_signed_in``, which checks the sign-in again in the same database thread as the
+write, so a socket that missed that message is refused and closed all the same.
+
 Events skip Channels' ``aclose_old_connections()`` hop into the one thread every socket of the
 process shares: these sockets touch the database only in their own threads (``executor``),
 which give their connections back themselves.
@@ -16,7 +22,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -24,8 +31,14 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from portal import json_limits
 
 from . import bridge
+from .credentials import SIGNED_OUT, Credentials
+from .executor import db
+from .groups import user_sockets_group
 
 PONG = '{"type": "pong"}'
+SIGNED_OUT_MESSAGE = "You were signed out (a new password, or signed out elsewhere): sign in again to carry on."
+
+T = TypeVar("T")
 
 
 class JsonSocket(AsyncWebsocketConsumer):
@@ -48,9 +61,17 @@ class JsonSocket(AsyncWebsocketConsumer):
     async def websocket_connect(self, message):
         bridge.note_loop()
         self.joined: list[str] = []
+        self.credentials = Credentials.of(self.scope)
+        self.signed_out = False
         self._window_start = time.monotonic()
         self._window_frames = 0
         await super().websocket_connect(message)
+
+    async def accept(self, subprotocol=None, headers=None):
+        """Accept the handshake; a signed-in socket listens for the end of its sign-in first."""
+        if self.credentials is not None:
+            await self.join(user_sockets_group(self.credentials.user_id))
+        await super().accept(subprotocol, headers)
 
     async def join(self, group: str) -> None:
         await self.channel_layer.group_add(group, self.channel_name)
@@ -67,6 +88,8 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     # -- frames from the client ----------------------------------------------------------
     async def receive(self, text_data=None, bytes_data=None):
+        if self.signed_out:
+            return  # closed: frames already on their way are dropped
         if self.flooding():
             await self.send_error("bad_request", "Too many messages: slow down.")
             return
@@ -99,6 +122,37 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     async def frame_ping(self, frame: dict) -> None:
         await self.send(text_data=PONG)
+
+    # -- the sign-in ---------------------------------------------------------------------
+    async def as_signed_in(self, fn: Callable[..., T], *args: Any) -> T | None:
+        """``fn(*args)``, a write on behalf of this socket's person, in a database thread, once
+        the same thread has found their sign-in still standing (``Credentials.still_valid``,
+        one query; an anonymous socket has none to check). If it has ended, nothing runs: the
+        frame gets a ``signed_out`` error, the socket closes, and the result is None."""
+        credentials = self.credentials
+
+        def checked() -> tuple[T] | None:
+            if credentials is not None and not credentials.still_valid():
+                return None
+            return (fn(*args),)
+
+        ran = await db(checked)()
+        if ran is None:
+            await self.send_error("signed_out", SIGNED_OUT_MESSAGE)
+            await self.sign_out()
+            return None
+        return ran[0]
+
+    async def sockets_revoked(self, event) -> None:
+        """The person's sign-in ended: every socket of theirs closes, or those of one session."""
+        session = event.get("session")
+        if self.credentials is not None and (session is None or session == self.credentials.session):
+            await self.sign_out()
+
+    async def sign_out(self) -> None:
+        if not self.signed_out:
+            self.signed_out = True
+            await self.close(code=SIGNED_OUT)
 
     # -- to the client -------------------------------------------------------------------
     async def send_json(self, content: Any) -> None:

@@ -33,6 +33,9 @@ const els = {
   takebackButtons: document.getElementById("takeback-buttons"),
 };
 
+// The close code of a socket whose sign-in ended (live.credentials.SIGNED_OUT).
+const SIGNED_OUT = 4401;
+
 let payload = JSON.parse(document.getElementById("match-payload").textContent);
 let renderer = null;
 let socket = null;
@@ -449,6 +452,13 @@ function connect() {
   socket.addEventListener("close", (event) => {
     if (event.code === 4403) {
       showBanner("You may not watch this match.");
+      return;
+    }
+    if (event.code === SIGNED_OUT) {
+      // A new password, a sign-out or a closed account ended this page's sign-in
+      // (live.credentials): no reconnecting, which would only come back as someone else.
+      pending = false;
+      showBanner("You were signed out (a new password, or signed out elsewhere). Reload the page to carry on.");
       return;
     }
     const delay = Math.min(10000, 500 * 2 ** retry) + Math.random() * 250;

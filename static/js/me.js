@@ -4,6 +4,8 @@
 // person is still here, which keeps the your-turn e-mail from being sent while they are.
 
 const PING_EVERY = 60000;
+// The close code of a socket whose sign-in ended (live.credentials.SIGNED_OUT).
+const SIGNED_OUT = 4401;
 const counts = {
   your_turn: document.getElementById("your-turn-count"),
   unread: document.getElementById("unread-count"),
@@ -46,6 +48,14 @@ function connect() {
   socket.addEventListener("close", (event) => {
     clearInterval(pinger);
     if (event.code === 4403) return; // signed out in another tab
+    if (event.code === SIGNED_OUT) {
+      // This sign-in ended (a new password, a sign-out, a closed account): the counts are no
+      // longer this page's to show, and reconnecting would be refused.
+      show("your_turn", 0);
+      show("unread", 0);
+      document.documentElement.dataset.signedOut = "true";
+      return;
+    }
     const delay = Math.min(60000, 1000 * 2 ** retry) + Math.random() * 500;
     retry += 1;
     setTimeout(connect, delay);
