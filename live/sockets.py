@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from portal import json_limits
 
@@ -63,6 +64,7 @@ class JsonSocket(AsyncWebsocketConsumer):
         self.joined: list[str] = []
         self.credentials = Credentials.of(self.scope)
         self.signed_out = False
+        self._checked_at = time.monotonic()  # the handshake's session was just read
         self._window_start = time.monotonic()
         self._window_frames = 0
         await super().websocket_connect(message)
@@ -128,15 +130,24 @@ class JsonSocket(AsyncWebsocketConsumer):
         """``fn(*args)``, a write on behalf of this socket's person, in a database thread, once
         the same thread has found their sign-in still standing (``Credentials.still_valid``,
         one query; an anonymous socket has none to check). If it has ended, nothing runs: the
-        frame gets a ``signed_out`` error, the socket closes, and the result is None."""
+        frame gets a ``signed_out`` error, the socket closes, and the result is None.
+
+        The sign-in is checked again at most every ``SOCKET_RECHECK_SECONDS`` (it was checked at
+        the handshake): the revocation event closes the socket at once, and this check only
+        bounds how long a socket that missed it may still write, so a move does not pay a query
+        of its own."""
         credentials = self.credentials
+        now = time.monotonic()
+        due = credentials is not None and now - self._checked_at >= settings.SOCKET_RECHECK_SECONDS
 
         def checked() -> tuple[T] | None:
-            if credentials is not None and not credentials.still_valid():
+            if due and credentials is not None and not credentials.still_valid():
                 return None
             return (fn(*args),)
 
         ran = await db(checked)()
+        if due:
+            self._checked_at = now
         if ran is None:
             await self.send_error("signed_out", SIGNED_OUT_MESSAGE)
             await self.sign_out()

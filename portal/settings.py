@@ -416,6 +416,10 @@ LOGGING = {
 # Open WebSockets one client address may hold in one server process (portal.sockets); the
 # address is the peer's, or taken through TRUSTED_PROXY_COUNT proxies of our own.
 SOCKETS_PER_ADDRESS = env.int("SOCKETS_PER_ADDRESS", default=100)
+# A socket's sign-in is checked again on a writing frame at most this often: a new password or a
+# sign-out closes its sockets at once (live.credentials); this bounds how long one that missed
+# that message may still write, without a query on every move.
+SOCKET_RECHECK_SECONDS = env.float("SOCKET_RECHECK_SECONDS", default=30.0)
 SITE_NAME = "Territory Games"
 # Live games: seconds per move; correspondence: days per move.
 LIVE_SECONDS_DEFAULT = 90

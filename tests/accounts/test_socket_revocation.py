@@ -87,8 +87,10 @@ def reset_password(user) -> None:
 
 
 @pytest.fixture
-def lost_revocations(monkeypatch):
-    """The channel layer loses every revocation on the way (Redis pub/sub is at most once)."""
+def lost_revocations(monkeypatch, settings):
+    """The channel layer loses every revocation on the way (Redis pub/sub is at most once), and
+    the sockets check their sign-in again on every writing frame (not only every so often)."""
+    settings.SOCKET_RECHECK_SECONDS = 0
     layer = get_channel_layer()
     send = layer.group_send
 
