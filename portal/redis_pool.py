@@ -47,6 +47,7 @@ BACK_OFF_SECONDS = 5.0
 class RedisDown(redis.exceptions.ConnectionError):
     """Redis is known to be down (its breaker is open): the call was not even tried."""
 
+
 log = logging.getLogger(__name__)
 
 
