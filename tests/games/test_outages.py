@@ -133,6 +133,59 @@ async def test_a_move_over_the_socket_whose_broadcast_fails_is_acked_and_the_pla
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_socket_opened_while_its_channel_cannot_be_subscribed_is_closed_with_the_live_down_code(  # noqa: F811
+    alice, bob, patch_auth, caplog
+):
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    layer = get_channel_layer()
+
+    async def new_channel(prefix="specific."):
+        raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    original, layer.new_channel = layer.new_channel, new_channel
+    try:
+        ws, ok, code = await open_socket(patch_auth, match.pk, alice)
+    finally:
+        layer.new_channel = original
+    assert ok, "the handshake succeeds: no server error"
+    assert (await ws.receive_output(timeout=10)) == {"type": "websocket.close", "code": reach.LIVE_DOWN_CLOSE_CODE}
+    assert not [r for r in caplog.records if r.exc_info], "no traceback"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_socket_whose_groups_cannot_be_joined_is_closed_with_the_live_down_code(alice, bob, patch_auth, caplog):  # noqa: F811
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    layer = get_channel_layer()
+
+    async def group_add(group, channel):
+        raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    original, layer.group_add = layer.group_add, group_add
+    try:
+        ws, ok, code = await open_socket(patch_auth, match.pk, alice)
+        assert ok, "the handshake succeeds: no server error"
+        closed = await ws.receive_output(timeout=10)
+    finally:
+        layer.group_add = original
+    assert closed == {"type": "websocket.close", "code": reach.LIVE_DOWN_CLOSE_CODE}
+    assert not [r for r in caplog.records if r.exc_info], "no traceback"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_broadcasts_that_fail_as_redis_does_not_answer_log_no_traceback(alice, bob, redis_down, caplog):
+    match = start_two_player("game-of-god", alice, bob)
+    client = api_for(alice if match.to_move == 0 else bob)
+    state = state_cache.load(match)
+    response = client.post(
+        f"/api/matches/{match.pk}/actions/", {"action": state.legal_actions()[0], "version": match.version}, format="json"
+    )
+    assert response.status_code == 200
+    assert not [r for r in caplog.records if r.exc_info], "Redis not answering is an outage, not a bug"
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_match_that_ends_while_the_broadcast_fails_is_still_rated(alice, bob, redis_down):
     match = start_two_player("game-of-god", alice, bob)
     response = api_for(alice).post(f"/api/matches/{match.pk}/resign/")
