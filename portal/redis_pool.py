@@ -95,35 +95,39 @@ class Breaker:
         return bool(self._until)
 
     def failed(self, exc: BaseException | None = None, what: str = "") -> None:
-        now = time.monotonic()
+        """A call timed out or could not connect: no call for the back-off."""
         with self._lock:
-            was_down = bool(self._until)
-            self._until = now + self.back_off
-            if not was_down:
-                self._down_since = now
-        if not was_down:
-            log.warning(
-                "Redis at %s is down (%s%s); serving without it, trying again every %g s",
-                self.name,
-                f"{what}: " if what else "",
-                exc if exc is not None else "no answer",
-                self.back_off,
-            )
+            self._until = time.monotonic() + self.back_off
+        self.noted(exc, what)
+
+    def noted(self, exc: BaseException | None = None, what: str = "") -> None:
+        """Redis was found down (by a call, or by a client of its own such as the channel
+        layer's receiving loop): logged if this is news; the breaker itself is not opened."""
+        with self._lock:
+            if self._down_since:
+                return
+            self._down_since = time.monotonic()
+        log.warning(
+            "Redis at %s is down (%s%s); serving without it, trying again every %g s",
+            self.name,
+            f"{what}: " if what else "",
+            exc if exc is not None else "no answer",
+            self.back_off,
+        )
 
     def succeeded(self) -> None:
-        if not self._until:
+        """A call reached Redis: the breaker closes, and an outage logged is over."""
+        if not self._until and not self._down_since:
             return
         with self._lock:
-            if not self._until:
-                return
-            self._until = 0.0
-            length = time.monotonic() - self._down_since
-        log.warning("Redis at %s is back after %.1f s", self.name, length)
+            since, self._until, self._down_since = self._down_since, 0.0, 0.0
+        if since:
+            log.warning("Redis at %s is back after %.1f s", self.name, time.monotonic() - since)
 
     def reset(self) -> None:
         """Forget any outage (for tests)."""
         with self._lock:
-            self._until = 0.0
+            self._until = self._down_since = 0.0
 
 
 _breakers: dict[str, Breaker] = {}
@@ -156,7 +160,9 @@ def reset_breakers() -> None:
 class OutageLogFilter(logging.Filter):
     """Drops the log records whose error is Redis not answering (a traceback per request, per
     socket or per second of channels-redis' receiving loop during an outage) after noting the
-    failure on the breaker, which logs the outage once when it starts and once when it ends.
+    outage on the breaker, which logs it once when it starts and once when it ends. Noting
+    does not open the breaker: a process that made no call of its own meanwhile (only its
+    receiving loop failed) sends its first call after Redis is back straight to it.
     Installed on the handlers in settings.LOGGING."""
 
     def __init__(self, url: str = "") -> None:
@@ -168,5 +174,5 @@ class OutageLogFilter(logging.Filter):
         if exc is None or not unreachable(exc):
             return True
         if self.url and not isinstance(exc, RedisDown):  # a skipped call is no news
-            breaker_for(self.url).failed(exc, record.getMessage()[:80])
+            breaker_for(self.url).noted(exc, record.getMessage()[:80])
         return False

@@ -141,7 +141,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: channel layer, cache, Celery -----------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
+    from redis.asyncio.retry import Retry as _AsyncRetry
+    from redis.backoff import NoBackoff as _NoBackoff
     from redis.exceptions import ConnectionError as _RedisConnectionError
+    from redis.retry import Retry as _Retry
 
     # Every Redis client of the process (cache, channel layer, broker) waits at most
     # REDIS_SOCKET_TIMEOUT for an answer: a Redis that hangs rather than refuses (a blackholed
@@ -151,18 +154,24 @@ if REDIS_URL:
     REDIS_CONNECT_TIMEOUT = env.float("REDIS_CONNECT_TIMEOUT", default=REDIS_SOCKET_TIMEOUT)
     # For the cache's and the channel layer's connections: a command on a connection that
     # Redis closed (it restarted) reconnects and is sent once more; a timeout is not retried
-    # (it would only double the wait on a Redis that hangs).
+    # (redis-py's Retry would by default: it would only double the wait on a Redis that hangs).
     REDIS_CONNECTION_OPTIONS = {
-        "retry_on_error": [_RedisConnectionError],
         "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
         "socket_timeout": REDIS_SOCKET_TIMEOUT,
         "health_check_interval": 30,
     }
+    _RETRY_ON = (_RedisConnectionError,)
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, **REDIS_CONNECTION_OPTIONS}],
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "retry": _AsyncRetry(_NoBackoff(), 1, supported_errors=_RETRY_ON),
+                        **REDIS_CONNECTION_OPTIONS,
+                    }
+                ],
                 "prefix": env.str("CHANNEL_PREFIX", default="portal"),
             },
         }
@@ -173,7 +182,11 @@ if REDIS_URL:
         "default": {
             "BACKEND": "portal.cache.FaultTolerantRedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"pool_class": "portal.redis_pool.SharedConnectionPool", **REDIS_CONNECTION_OPTIONS},
+            "OPTIONS": {
+                "pool_class": "portal.redis_pool.SharedConnectionPool",
+                "retry": _Retry(_NoBackoff(), 1, supported_errors=_RETRY_ON),
+                **REDIS_CONNECTION_OPTIONS,
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL

@@ -134,8 +134,11 @@ async def test_a_move_over_the_socket_whose_broadcast_fails_is_acked_and_the_pla
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_a_socket_opened_while_its_channel_cannot_be_subscribed_is_closed_with_the_live_down_code(  # noqa: F811
-    alice, bob, patch_auth, caplog
+async def test_a_socket_opened_while_its_channel_cannot_be_subscribed_is_closed_with_the_live_down_code(
+    alice,
+    bob,
+    patch_auth,  # noqa: F811
+    caplog,
 ):
     match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
     layer = get_channel_layer()
@@ -179,7 +182,9 @@ def test_broadcasts_that_fail_as_redis_does_not_answer_log_no_traceback(alice, b
     client = api_for(alice if match.to_move == 0 else bob)
     state = state_cache.load(match)
     response = client.post(
-        f"/api/matches/{match.pk}/actions/", {"action": state.legal_actions()[0], "version": match.version}, format="json"
+        f"/api/matches/{match.pk}/actions/",
+        {"action": state.legal_actions()[0], "version": match.version},
+        format="json",
     )
     assert response.status_code == 200
     assert not [r for r in caplog.records if r.exc_info], "Redis not answering is an outage, not a bug"
