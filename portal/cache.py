@@ -17,13 +17,14 @@ during an outage waits for Redis at most once per back-off, not once per operati
 is logged when it starts and when it ends.
 
 Connections come from one pool per process (``portal.redis_pool``), which drops a dead
-connection and retries once (``retry_on_error``), so the first command after Redis comes back
+connection and retries once on a connection error (never on a timeout), so the first command after Redis comes back
 reaches it instead of failing on the connection that Redis closed.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 
 from django.core.cache.backends.redis import RedisCache
 
@@ -62,9 +63,10 @@ def _default(key, default=None, *args, **kwargs):
 
 
 class FaultTolerantRedisCache(RedisCache):
-    @functools.cached_property
-    def breaker(self) -> Breaker:
-        return breaker_for(self._servers[0])
+    def __init__(self, server, params) -> None:
+        super().__init__(server, params)
+        first = re.split("[;,]", server)[0] if isinstance(server, str) else server[0]
+        self.breaker: Breaker = breaker_for(first)
 
     add = _fail_open(lambda *a, **k: True)(RedisCache.add)
     get = _fail_open(_default)(RedisCache.get)

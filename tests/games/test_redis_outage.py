@@ -76,9 +76,11 @@ class RedisServer:
 
     def hang(self) -> None:
         """Stopped (SIGSTOP): connections are still accepted by the system, nothing is answered."""
+        assert self.process is not None
         self.process.send_signal(signal.SIGSTOP)
 
     def resume(self) -> None:
+        assert self.process is not None
         self.process.send_signal(signal.SIGCONT)
 
 
@@ -482,6 +484,7 @@ def test_a_redis_that_hangs_holds_up_no_move_no_page_and_no_new_socket(make_user
                 )
                 with pytest.raises(websockets.ConnectionClosed) as closed:
                     await asyncio.wait_for(ws.recv(), WAIT)
+                assert closed.value.rcvd is not None, "closed by the server, with a code"
                 return closed.value.rcvd.code
 
             assert asyncio.run(open_socket()) == 4503
