@@ -20,6 +20,8 @@ from rest_framework.test import APIClient
 from games import selectors, services, state_cache, tasks
 from games.models import ChatMessage, LiveOutage, Match, Move
 from live import reach
+from portal import redis_pool
+from portal.redis_pool import Breaker
 from rankings.models import Rating, RatingChange
 from tests.conftest import drain_worker, wait_for
 
@@ -27,10 +29,22 @@ from .helpers import fresh, play_turn, start_two_player
 from .test_socket import open_socket, patch_auth, receive  # noqa: F401 (fixture)
 
 
+@pytest.fixture(autouse=True)
+def _no_outage_remembered():
+    """An outage simulated here (on the real path, the layer's breaker is the shared Redis's)
+    ends with its test."""
+    redis_pool.reset_breakers()
+    yield
+    redis_pool.reset_breakers()
+
+
 @pytest.fixture
 def redis_down(monkeypatch):
-    """Redis unreachable: the channel layer raises on every send and the probe says so."""
+    """Redis unreachable: the channel layer raises on every send and the probe says so. The
+    failure is the layer's alone (a breaker of its own): the broker stays up, so what follows a
+    change (the bot's turn, the rating) is seen to be attempted on its own."""
     layer = get_channel_layer()
+    monkeypatch.setattr(reach, "breaker", lambda: Breaker("the simulated layer"))
 
     async def group_send(group, message):
         raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
