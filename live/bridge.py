@@ -10,6 +10,7 @@ thread says it works for the server (``bind``); ``call`` then runs a coroutine o
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import os
 import threading
@@ -67,7 +68,8 @@ def call(coroutine_function: Callable[..., Coroutine[Any, Any, Any]], *args: Any
     """Run ``coroutine_function(*args)`` to its end from sync code: on the server's loop for a
     thread bound to it, else through ``async_to_sync``. A loop that stops meanwhile (the
     server shutting down) costs at most ``timeout``, never a thread stuck for good; the
-    message is then lost, as the layer may lose any, and pages resync."""
+    message is then lost, as the layer may lose any, and pages resync. An error of the
+    coroutine is raised here, as it would be on the loop (the publisher tells its kinds apart)."""
     loop = server_loop() if getattr(_thread, "for_server", False) else None
     if loop is None:
         async_to_sync(coroutine_function)(*args)
@@ -75,6 +77,6 @@ def call(coroutine_function: Callable[..., Coroutine[Any, Any, Any]], *args: Any
     future = asyncio.run_coroutine_threadsafe(coroutine_function(*args), loop)
     try:
         future.result(timeout=timeout)
-    except Exception:
+    except concurrent.futures.TimeoutError:
         future.cancel()
-        log.warning("A message from a worker thread did not go out", exc_info=True)
+        log.warning("A message from a worker thread did not go out in %g s", timeout)

@@ -7,10 +7,12 @@ code after the commit, through the bridge when the thread works for the server (
 published once the transaction commits, and never if it rolls back.
 
 Every message and every follow-up is attempted on its own terms: a message that cannot be
-sent is logged, stops the rest (they go through the same layer) and is reported to
-``reach.send_failed``; a follow-up that fails is logged and the next still runs. Nothing a
-publish does is raised into the change that was committed: what is lost, the periodic checks
-and the pages' resync repair.
+sent stops the rest (they go through the same layer) and is reported to ``reach.send_failed``;
+while the live path is known to be down (``reach.down``: Redis timed out or refused a moment
+ago) none is tried, so a Redis that hangs holds no publish. Redis not answering is logged
+once per outage by its breaker, any other fault with its traceback. A follow-up that fails
+is logged and the next still runs. Nothing a publish does is raised into the change that was
+committed: what is lost, the periodic checks and the pages' resync repair.
 """
 
 from __future__ import annotations
@@ -32,18 +34,22 @@ log = logging.getLogger(__name__)
 async def publish(outbox: Outbox) -> bool:
     """Send ``outbox`` from the event loop; whether every message went out."""
     bridge.note_loop()
-    sent = True
+    sent, redis_down = True, False
     if outbox.messages:
-        layer = get_channel_layer()
-        for group, message in outbox.messages:
-            try:
-                await layer.group_send(group, message)
-            except Exception:
-                log.exception("Could not send %s to %s", message.get("type"), group)
-                sent = False
-                break  # the next message goes through the same layer
+        if reach.down():
+            sent, redis_down = False, True
+        else:
+            layer = get_channel_layer()
+            for group, message in outbox.messages:
+                try:
+                    await layer.group_send(group, message)
+                except Exception as exc:
+                    sent, redis_down = False, _send_failed(exc, group, message)
+                    break  # the next message goes through the same layer
+            if sent:
+                reach.sent()
     if not sent:
-        await db(reach.send_failed)()
+        await db(reach.send_failed)(redis_down)
     for follow_up in outbox.follow_ups:
         try:
             await db(follow_up)()
@@ -54,24 +60,37 @@ async def publish(outbox: Outbox) -> bool:
 
 def publish_now(outbox: Outbox) -> bool:
     """Send ``outbox`` from sync code, outside a transaction; whether every message went out."""
-    sent = True
-    layer = get_channel_layer() if outbox.messages else None
-    if layer is not None:
-        for group, message in outbox.messages:
-            try:
-                bridge.call(layer.group_send, group, message)
-            except Exception:
-                log.exception("Could not send %s to %s", message.get("type"), group)
-                sent = False
-                break
+    sent, redis_down = True, False
+    if outbox.messages:
+        if reach.down():
+            sent, redis_down = False, True
+        else:
+            layer = get_channel_layer()
+            for group, message in outbox.messages:
+                try:
+                    bridge.call(layer.group_send, group, message)
+                except Exception as exc:
+                    sent, redis_down = False, _send_failed(exc, group, message)
+                    break
+            if sent:
+                reach.sent()
     if not sent:
-        reach.send_failed()
+        reach.send_failed(redis_down)
     for follow_up in outbox.follow_ups:
         try:
             follow_up()
         except Exception:
             log.exception("A follow-up of a committed change failed: %r", follow_up)
     return sent
+
+
+def _send_failed(exc: Exception, group: str, message: Mapping[str, Any]) -> bool:
+    """A message did not go out: whether Redis did not answer (the breaker, now open, logs the
+    outage once); any other fault is logged here with its traceback."""
+    if reach.failed(exc):
+        return True
+    log.error("Could not send %s to %s", message.get("type"), group, exc_info=exc)
+    return False
 
 
 def publish_on_commit(target: Outbox | str, event: Mapping[str, Any] | None = None) -> None:

@@ -16,22 +16,30 @@ write, so a socket that missed that message is refused and closed all the same.
 Events skip Channels' ``aclose_old_connections()`` hop into the one thread every socket of the
 process shares: these sockets touch the database only in their own threads (``executor``),
 which give their connections back themselves.
+
+A socket opened while the live path is down (``live.reach``: Redis timed out or refused a
+moment ago, or does so now) is accepted and closed with ``reach.LIVE_DOWN_CLOSE_CODE``
+(4503): no server error at the handshake, and the page knows to move over the REST API.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
 from django.conf import settings
 
 from portal import json_limits
 
-from . import bridge
+from . import bridge, reach
 from .credentials import SIGNED_OUT, Credentials
 from .executor import db
 from .groups import user_sockets_group
@@ -40,6 +48,10 @@ PONG = '{"type": "pong"}'
 SIGNED_OUT_MESSAGE = "You were signed out (a new password, or signed out elsewhere): sign in again to carry on."
 
 T = TypeVar("T")
+
+
+class LiveDown(Exception):
+    """The live path (the channel layer) is down: a socket cannot listen to its groups."""
 
 
 class JsonSocket(AsyncWebsocketConsumer):
@@ -59,30 +71,83 @@ class JsonSocket(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    async def __call__(self, scope, receive, send):
+        """As Channels' own, except that a socket opened while the live path is down (its
+        channel cannot be subscribed to) is accepted and closed at once with
+        ``LIVE_DOWN_CLOSE_CODE``, rather than failing its handshake with a server error."""
+        self.scope = scope
+        self.base_send = send
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        if self.channel_layer is None:
+            raise ValueError("A JsonSocket needs a channel layer")
+        try:
+            if reach.down():
+                raise LiveDown
+            self.channel_name = await self.channel_layer.new_channel()
+        except Exception as exc:
+            if not isinstance(exc, LiveDown) and not reach.failed(exc):
+                raise
+            await self._refuse_while_down(receive)
+            return
+        self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
+        try:
+            await await_many_dispatch([receive, self.channel_receive], self.dispatch)
+        except StopConsumer:
+            pass
+
+    async def _refuse_while_down(self, receive) -> None:
+        message = await receive()
+        if message["type"] == "websocket.connect":
+            await self.base_send({"type": "websocket.accept"})
+            await self.base_send({"type": "websocket.close", "code": reach.LIVE_DOWN_CLOSE_CODE})
+
     async def websocket_connect(self, message):
         bridge.note_loop()
         self.joined: list[str] = []
         self.credentials = Credentials.of(self.scope)
         self.signed_out = False
         self._checked_at = time.monotonic()  # the handshake's session was just read
+        self._accepted = False
         self._window_start = time.monotonic()
         self._window_frames = 0
-        await super().websocket_connect(message)
+        try:
+            await super().websocket_connect(message)
+        except LiveDown:
+            # The groups this socket would listen to cannot be joined: the page is told so
+            # by the close code (it moves over the REST API meanwhile and comes back later).
+            if not self._accepted:
+                self._accepted = True
+                await AsyncWebsocketConsumer.accept(self)  # without joining any group
+            await self.close(code=reach.LIVE_DOWN_CLOSE_CODE)
 
     async def accept(self, subprotocol=None, headers=None):
         """Accept the handshake; a signed-in socket listens for the end of its sign-in first."""
         if self.credentials is not None:
             await self.join(user_sockets_group(self.credentials.user_id))
+        self._accepted = True
         await super().accept(subprotocol, headers)
 
     async def join(self, group: str) -> None:
-        await self.channel_layer.group_add(group, self.channel_name)
+        """Listen to ``group``; ``LiveDown`` if the live path is down (known, or found so)."""
+        if reach.down():
+            raise LiveDown
+        try:
+            await self.channel_layer.group_add(group, self.channel_name)
+        except Exception as exc:
+            if reach.failed(exc):
+                raise LiveDown from exc
+            raise
         self.joined.append(group)
 
     async def leave(self, group: str) -> None:
         if group in self.joined:
             self.joined.remove(group)
-        await self.channel_layer.group_discard(group, self.channel_name)
+        try:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        except Exception as exc:
+            # Redis not answering: this process's subscriptions end with its connection.
+            if not reach.failed(exc):
+                raise
 
     async def disconnect(self, code):
         for group in list(getattr(self, "joined", ())):

@@ -9,63 +9,45 @@ is back. ``add`` answers True (as if the key had been stored), so a lock taken w
 forum post's claim, allauth's rate-limit lock) is taken rather than waited for; ``incr``
 raises ``ValueError`` as for a missing key, which django-ratelimit treats as a first hit.
 
+A Redis that refuses connections fails a call at once; one that hangs (a blackholed network,
+a stopped process) fails it after the socket timeout (settings ``REDIS_SOCKET_TIMEOUT``). Either
+opens the server's breaker (``portal.redis_pool.Breaker``): for the back-off that follows, every
+cache operation of the process answers as an empty store without touching Redis, so a request
+during an outage waits for Redis at most once per back-off, not once per operation. The outage
+is logged when it starts and when it ends.
+
 Connections come from one pool per process (``portal.redis_pool``), which drops a dead
-connection and retries once (``retry_on_error``), so the first command after Redis comes back
+connection and retries once on a connection error (never on a timeout), so the first command after Redis comes back
 reaches it instead of failing on the connection that Redis closed.
 """
 
 from __future__ import annotations
 
 import functools
-import logging
-import threading
-import time
+import re
 
 from django.core.cache.backends.redis import RedisCache
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
-log = logging.getLogger(__name__)
-
-UNREACHABLE = (RedisConnectionError, RedisTimeoutError)
-LOG_EVERY_SECONDS = 10.0  # one warning per process per interval, not one per request
-# Once Redis failed, the process serves without it this long before trying again, so a
-# request during an outage does not wait for a connection attempt per cache operation.
-# Measured (Django's test client, Redis refusing connections, the machine busy): an anonymous
-# API read took 49 ms without this pause and 1 ms with it (10-18 ms with Redis up); a host
-# that does not answer at all would cost the connect timeout per operation without it.
-RETRY_AFTER_SECONDS = 1.0
-
-_last_logged = 0.0
-_down_until = 0.0
-_lock = threading.Lock()
-
-
-def _unreachable(operation: str, exc: Exception) -> None:
-    global _last_logged, _down_until
-    now = time.monotonic()
-    with _lock:
-        _down_until = now + RETRY_AFTER_SECONDS
-        if now - _last_logged < LOG_EVERY_SECONDS:
-            return
-        _last_logged = now
-    log.warning("Redis cache unreachable (%s: %s); serving without it", operation, exc)
+from .redis_pool import UNREACHABLE, Breaker, breaker_for
 
 
 def _fail_open(answer):
-    """Run the cache operation; on a Redis connection fault, log it and return ``answer(args)``,
-    as for every operation in the next ``RETRY_AFTER_SECONDS``."""
+    """Run the cache operation unless Redis is known to be down; on a timeout or a connection
+    fault, open the breaker and return ``answer(args)``, as while it stays open."""
 
     def decorate(method):
         @functools.wraps(method)
         def wrapper(self, *args, **kwargs):
-            if time.monotonic() < _down_until:
+            breaker = self.breaker
+            if not breaker.allow():
                 return answer(*args, **kwargs)
             try:
-                return method(self, *args, **kwargs)
+                result = method(self, *args, **kwargs)
             except UNREACHABLE as exc:
-                _unreachable(method.__name__, exc)
+                breaker.failed(exc, f"cache {method.__name__}")
                 return answer(*args, **kwargs)
+            breaker.succeeded()
+            return result
 
         return wrapper
 
@@ -81,6 +63,11 @@ def _default(key, default=None, *args, **kwargs):
 
 
 class FaultTolerantRedisCache(RedisCache):
+    def __init__(self, server, params) -> None:
+        super().__init__(server, params)
+        first = re.split("[;,]", server)[0] if isinstance(server, str) else server[0]
+        self.breaker: Breaker = breaker_for(first)
+
     add = _fail_open(lambda *a, **k: True)(RedisCache.add)
     get = _fail_open(_default)(RedisCache.get)
     set = _fail_open(lambda *a, **k: None)(RedisCache.set)

@@ -9,8 +9,10 @@ run``). A new job is one line here.
 import os
 from dataclasses import dataclass
 
-from celery import Celery
+from celery import Celery, Task
 from celery.signals import worker_process_init
+
+from .redis_pool import RedisDown, breaker_for, unreachable
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 
@@ -47,7 +49,29 @@ def beat_schedule() -> dict:
     return {job.name: {"task": job.task, "schedule": job.every} for job in PERIODIC_JOBS}
 
 
-app = Celery("portal")
+class BreakerTask(Task):
+    """Queuing a task consults the broker's Redis breaker (``portal.redis_pool``): while Redis
+    is known to be down, ``delay`` and ``apply_async`` raise ``RedisDown`` at once instead of
+    waiting on it, and the callers' handling of a failed queuing takes over (the periodic
+    checks queue again what was lost); a timeout or connection fault opens the breaker."""
+
+    def apply_async(self, *args, **kwargs):
+        if self.app.conf.task_always_eager:
+            return super().apply_async(*args, **kwargs)
+        breaker = breaker_for(self.app.conf.broker_url)
+        if not breaker.allow():
+            raise RedisDown(f"Redis is down: {self.name} not queued")
+        try:
+            result = super().apply_async(*args, **kwargs)
+        except Exception as exc:
+            if unreachable(exc):
+                breaker.failed(exc, "broker")
+            raise
+        breaker.succeeded()
+        return result
+
+
+app = Celery("portal", task_cls=BreakerTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.beat_schedule = beat_schedule()
 app.autodiscover_tasks()

@@ -154,22 +154,37 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: channel layer, cache, Celery -----------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
+    from redis.asyncio.retry import Retry as _AsyncRetry
+    from redis.backoff import NoBackoff as _NoBackoff
     from redis.exceptions import ConnectionError as _RedisConnectionError
-    from redis.exceptions import TimeoutError as _RedisTimeoutError
+    from redis.retry import Retry as _Retry
 
+    # Every Redis client of the process (cache, channel layer, broker) waits at most
+    # REDIS_SOCKET_TIMEOUT for an answer: a Redis that hangs rather than refuses (a blackholed
+    # network, a stopped process) fails a call within it, and the first such failure opens
+    # the server's breaker (portal.redis_pool), so the calls after it do not wait at all.
+    REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=1.0)
+    REDIS_CONNECT_TIMEOUT = env.float("REDIS_CONNECT_TIMEOUT", default=REDIS_SOCKET_TIMEOUT)
     # For the cache's and the channel layer's connections: a command on a connection that
-    # Redis closed (it restarted) reconnects and is sent once more, and an unreachable Redis
-    # answers within seconds rather than holding a request.
+    # Redis closed (it restarted) reconnects and is sent once more; a timeout is not retried
+    # (redis-py's Retry would by default: it would only double the wait on a Redis that hangs).
     REDIS_CONNECTION_OPTIONS = {
-        "retry_on_error": [_RedisConnectionError, _RedisTimeoutError],
-        "socket_connect_timeout": env.float("REDIS_CONNECT_TIMEOUT", default=2.0),
+        "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+        "socket_timeout": REDIS_SOCKET_TIMEOUT,
         "health_check_interval": 30,
     }
+    _RETRY_ON = (_RedisConnectionError,)
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, **REDIS_CONNECTION_OPTIONS}],
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "retry": _AsyncRetry(_NoBackoff(), 1, supported_errors=_RETRY_ON),
+                        **REDIS_CONNECTION_OPTIONS,
+                    }
+                ],
                 "prefix": env.str("CHANNEL_PREFIX", default="portal"),
             },
         }
@@ -180,11 +195,23 @@ if REDIS_URL:
         "default": {
             "BACKEND": "portal.cache.FaultTolerantRedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"pool_class": "portal.redis_pool.SharedConnectionPool", **REDIS_CONNECTION_OPTIONS},
+            "OPTIONS": {
+                "pool_class": "portal.redis_pool.SharedConnectionPool",
+                "retry": _Retry(_NoBackoff(), 1, supported_errors=_RETRY_ON),
+                **REDIS_CONNECTION_OPTIONS,
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
+    # Queuing a task waits on Redis as briefly as the other clients, and is not retried: the
+    # callers catch the failure and the periodic checks queue again what was lost. While the
+    # breaker is open, nothing is sent (portal.celery.BreakerTask).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "socket_timeout": REDIS_SOCKET_TIMEOUT,
+        "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+    }
+    CELERY_TASK_PUBLISH_RETRY = False
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -405,10 +432,14 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# A Redis outage is logged once when it starts and once when it ends (portal.redis_pool), not
+# as a traceback per request, socket or second: records whose error is Redis not answering
+# are dropped at the handler.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redis_outage": {"()": "portal.redis_pool.OutageLogFilter", "url": REDIS_URL}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redis_outage"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
 

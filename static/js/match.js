@@ -72,11 +72,67 @@ function moveWords(label) {
 }
 
 function act(action) {
-  if (pending || !socket || socket.readyState !== WebSocket.OPEN) return;
+  if (pending) return;
+  const live = socket && socket.readyState === WebSocket.OPEN;
   pending = true;
   showError("");
   els.actions.querySelectorAll("button").forEach((b) => (b.disabled = true));
-  socket.send(JSON.stringify({ type: "act", action, version: payload.version }));
+  if (live) socket.send(JSON.stringify({ type: "act", action, version: payload.version }));
+  else actOverApi(action);
+}
+
+// Without the socket (the live connection is down, or it is reconnecting) a move goes over
+// the REST API, with the version the page shows, as the socket would send it; the answer is
+// the new position. Until the socket is back the page asks for the position now and then.
+const csrfInput = document.querySelector("input[name=csrfmiddlewaretoken]");
+const API_POLL_MS = 5000;
+let apiPoll = null;
+
+async function actOverApi(action) {
+  try {
+    const res = await fetch(`/api/matches/${matchId}/actions/`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", ...(csrfInput ? { "X-CSRFToken": csrfInput.value } : {}) },
+      body: JSON.stringify({ action, version: payload.version }),
+    });
+    const body = await res.json().catch(() => ({}));
+    if (res.ok) {
+      applySnapshot(body);
+      return;
+    }
+    pending = false;
+    showError(body.message || `The move was not accepted (${res.status}).`);
+    render();
+    await refreshOverApi();
+  } catch {
+    pending = false;
+    showError("The move could not be sent: check your connection and try again.");
+    render();
+  }
+}
+
+async function refreshOverApi() {
+  const q = token ? `?token=${encodeURIComponent(token)}` : "";
+  try {
+    const res = await fetch(`/api/matches/${matchId}/${q}`, { credentials: "same-origin" });
+    if (!res.ok) return;
+    const snapshot = await res.json();
+    if (snapshot.version > payload.version || snapshot.status !== payload.status) applySnapshot(snapshot);
+  } catch {
+    /* offline: the next poll, or the socket once back, catches up */
+  }
+}
+
+function pollWhileOffline(on) {
+  if (on && apiPoll === null && (payload.status === "active" || payload.status === "open")) {
+    apiPoll = setInterval(() => {
+      if (!document.hidden && !pending) refreshOverApi();
+    }, API_POLL_MS);
+  } else if (!on && apiPoll !== null) {
+    clearInterval(apiPoll);
+    apiPoll = null;
+  }
 }
 
 // Takebacks (casual matches): a player may ask to take back their last move while nobody
@@ -417,6 +473,9 @@ function chatItem(m) {
   return li;
 }
 
+// The close code of a socket opened while the live connection is down (live.reach).
+const LIVE_DOWN = 4503;
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const q = token ? `?token=${encodeURIComponent(token)}` : "";
@@ -424,6 +483,7 @@ function connect() {
   socket.addEventListener("open", () => {
     retry = 0;
     showBanner("");
+    pollWhileOffline(false);
     socket.send(JSON.stringify({ type: "snapshot" }));
   });
   socket.addEventListener("message", (event) => {
@@ -463,7 +523,12 @@ function connect() {
     }
     const delay = Math.min(10000, 500 * 2 ** retry) + Math.random() * 250;
     retry += 1;
-    showBanner(event.code === 4429 ? `${event.reason} Reconnecting…` : "Reconnecting…");
+    if (event.code === LIVE_DOWN) {
+      showBanner("The live connection is down: your moves go to the server directly, and others' moves show within seconds. Reconnecting…");
+    } else {
+      showBanner(event.code === 4429 ? `${event.reason} Reconnecting…` : "Reconnecting…");
+    }
+    pollWhileOffline(true);
     setTimeout(connect, delay);
   });
 }

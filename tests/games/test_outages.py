@@ -20,6 +20,8 @@ from rest_framework.test import APIClient
 from games import selectors, services, state_cache, tasks
 from games.models import ChatMessage, LiveOutage, Match, Move
 from live import reach
+from portal import redis_pool
+from portal.redis_pool import Breaker
 from rankings.models import Rating, RatingChange
 from tests.conftest import drain_worker, wait_for
 
@@ -27,10 +29,22 @@ from .helpers import fresh, play_turn, start_two_player
 from .test_socket import open_socket, patch_auth, receive  # noqa: F401 (fixture)
 
 
+@pytest.fixture(autouse=True)
+def _no_outage_remembered():
+    """An outage simulated here (on the real path, the layer's breaker is the shared Redis's)
+    ends with its test."""
+    redis_pool.reset_breakers()
+    yield
+    redis_pool.reset_breakers()
+
+
 @pytest.fixture
 def redis_down(monkeypatch):
-    """Redis unreachable: the channel layer raises on every send and the probe says so."""
+    """Redis unreachable: the channel layer raises on every send and the probe says so. The
+    failure is the layer's alone (a breaker of its own): the broker stays up, so what follows a
+    change (the bot's turn, the rating) is seen to be attempted on its own."""
     layer = get_channel_layer()
+    monkeypatch.setattr(reach, "breaker", lambda: Breaker("the simulated layer"))
 
     async def group_send(group, message):
         raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
@@ -130,6 +144,64 @@ async def test_a_move_over_the_socket_whose_broadcast_fails_is_acked_and_the_pla
     await ws.send_to(text_data=json.dumps({"type": "ping"}))
     assert (await receive(ws, "pong"))["type"] == "pong", "the socket stays open"
     await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_socket_opened_while_its_channel_cannot_be_subscribed_is_closed_with_the_live_down_code(
+    alice,
+    bob,
+    patch_auth,  # noqa: F811
+    caplog,
+):
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    layer = get_channel_layer()
+
+    async def new_channel(prefix="specific."):
+        raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    original, layer.new_channel = layer.new_channel, new_channel
+    try:
+        ws, ok, code = await open_socket(patch_auth, match.pk, alice)
+    finally:
+        layer.new_channel = original
+    assert ok, "the handshake succeeds: no server error"
+    assert (await ws.receive_output(timeout=10)) == {"type": "websocket.close", "code": reach.LIVE_DOWN_CLOSE_CODE}
+    assert not [r for r in caplog.records if r.exc_info], "no traceback"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_socket_whose_groups_cannot_be_joined_is_closed_with_the_live_down_code(alice, bob, patch_auth, caplog):  # noqa: F811
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    layer = get_channel_layer()
+
+    async def group_add(group, channel):
+        raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    original, layer.group_add = layer.group_add, group_add
+    try:
+        ws, ok, code = await open_socket(patch_auth, match.pk, alice)
+        assert ok, "the handshake succeeds: no server error"
+        closed = await ws.receive_output(timeout=10)
+    finally:
+        layer.group_add = original
+    assert closed == {"type": "websocket.close", "code": reach.LIVE_DOWN_CLOSE_CODE}
+    assert not [r for r in caplog.records if r.exc_info], "no traceback"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_broadcasts_that_fail_as_redis_does_not_answer_log_no_traceback(alice, bob, redis_down, caplog):
+    match = start_two_player("game-of-god", alice, bob)
+    client = api_for(alice if match.to_move == 0 else bob)
+    state = state_cache.load(match)
+    response = client.post(
+        f"/api/matches/{match.pk}/actions/",
+        {"action": state.legal_actions()[0], "version": match.version},
+        format="json",
+    )
+    assert response.status_code == 200
+    assert not [r for r in caplog.records if r.exc_info], "Redis not answering is an outage, not a bug"
 
 
 @pytest.mark.django_db(transaction=True)

@@ -20,6 +20,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.parse
 import urllib.request
 from datetime import timedelta
@@ -72,6 +73,15 @@ class RedisServer:
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=WAIT)
+
+    def hang(self) -> None:
+        """Stopped (SIGSTOP): connections are still accepted by the system, nothing is answered."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
 
 
 def _answers(client) -> bool:
@@ -429,3 +439,78 @@ def _waiting_on_a_lock(application_name: str) -> bool:
             return cursor.fetchone()[0] > 0
     finally:
         other.close()
+
+
+# -- a Redis that hangs instead of refusing -------------------------------------------------
+
+ANSWER_WITHIN = 2.0  # seconds: a move or a page while Redis hangs, as the site promises
+
+
+def timed(call, *args, **kwargs):
+    started = time.monotonic()
+    result = call(*args, **kwargs)
+    return result, time.monotonic() - started
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_redis_that_hangs_holds_up_no_move_no_page_and_no_new_socket(make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    live = start_two_player("game-of-god", alice, bob)
+    cookie = session_cookie(alice)
+
+    with (
+        redis_server() as own_redis,
+        uvicorn_servers(["hung-a"], REDIS_URL=own_redis.url, CHANNEL_PREFIX=PREFIX) as (a,),
+    ):
+        # Served once with Redis up: the server's pooled connections are the ones that hang.
+        status, body = http("GET", f"{a.url}/api/matches/{live.pk}/", headers=token_of(alice))
+        assert status == 200, body
+        own_redis.hang()
+        try:
+            # A move over REST answers, committed, though nobody can be told of it yet.
+            match = fresh(live.pk)
+            (status, body), took = timed(act_over_rest, a, match, to_move(match, alice, bob))
+            assert status == 200, body
+            assert took < ANSWER_WITHIN, f"the move took {took:.1f} s"
+            assert fresh(live.pk).version == match.version + 1
+
+            # A new socket is accepted and closed with the code that sends the page to the API.
+            async def open_socket():
+                ws = await websockets.connect(
+                    a.ws_url(f"/ws/matches/{live.pk}/"),
+                    origin=a.url,
+                    additional_headers={"Cookie": cookie},
+                    open_timeout=WAIT,
+                )
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    await asyncio.wait_for(ws.recv(), WAIT)
+                assert closed.value.rcvd is not None, "closed by the server, with a code"
+                return closed.value.rcvd.code
+
+            assert asyncio.run(open_socket()) == 4503
+
+            # Pages, the anonymous and the signed-in, answer too.
+            for path, headers in (
+                ("/", {}),
+                (f"/matches/{live.pk}/", {"Cookie": cookie}),
+                ("/api/matches/", {}),
+                ("/", {"Cookie": cookie}),
+            ):
+                (status, body), took = timed(http, "GET", f"{a.url}{path}", headers=headers)
+                assert status == 200, (path, status, str(body)[:300])
+                assert took < ANSWER_WITHIN, f"{path} took {took:.1f} s"
+        finally:
+            own_redis.resume()
+
+        # Once Redis answers again, the next trial finds it back; the outage was logged as two
+        # lines, its start and its end, and no traceback.
+        down, back = f"Redis at 127.0.0.1:{own_redis.port} is down", f"Redis at 127.0.0.1:{own_redis.port} is back"
+
+        def found_back() -> bool:
+            http("GET", f"{a.url}/api/matches/", headers=token_of(alice))
+            return back in a.output()
+
+        wait_for(found_back, timeout=WAIT, interval=0.5, message="Redis found back")
+        output = a.output()
+        assert "Traceback" not in output, output
+        assert output.count(down) == 1 and output.count(back) == 1, output

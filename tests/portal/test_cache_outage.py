@@ -6,7 +6,7 @@ import logging
 import pytest
 from django.core.cache import caches
 
-from portal import page_cache
+from portal import page_cache, redis_pool
 from portal.cache import FaultTolerantRedisCache
 from tests.conftest import DEMO_PASSWORD
 from tests.games.live_servers import free_port
@@ -30,17 +30,15 @@ def redis_down(settings):
 
 
 @pytest.fixture(autouse=True)
-def _no_outage_remembered(monkeypatch):
-    from portal import cache as cache_module
-
-    monkeypatch.setattr(cache_module, "_last_logged", 0.0)
-    monkeypatch.setattr(cache_module, "_down_until", 0.0)
-    return cache_module
+def _no_outage_remembered():
+    redis_pool.reset_breakers()
+    yield
+    redis_pool.reset_breakers()
 
 
 def test_an_unreachable_cache_answers_as_an_empty_store_and_logs_once(caplog):
     store = FaultTolerantRedisCache(unreachable_redis_cache()["LOCATION"], {"OPTIONS": {"socket_connect_timeout": 1}})
-    with caplog.at_level(logging.WARNING, logger="portal.cache"):
+    with caplog.at_level(logging.WARNING):
         assert store.get("k") is None and store.get("k", 7) == 7
         assert store.set("k", 1) is None
         assert store.add("k", 1) is True, "a lock taken with add() is taken, not waited for forever"
@@ -50,11 +48,11 @@ def test_an_unreachable_cache_answers_as_an_empty_store_and_logs_once(caplog):
         assert store.set_many({"a": 1}) == []
         assert store.delete("k") is False and store.has_key("k") is False
         assert store.get_or_set("k", 3) == 3
-    warnings = [r for r in caplog.records if r.name == "portal.cache"]
-    assert len(warnings) == 1 and "unreachable" in warnings[0].getMessage()
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1 and "is down" in warnings[0].getMessage()
 
 
-def test_after_a_failure_the_cache_serves_without_redis_for_a_moment_then_tries_again(_no_outage_remembered):
+def test_after_a_failure_the_cache_serves_without_redis_for_a_moment_then_tries_again():
     store = FaultTolerantRedisCache(unreachable_redis_cache()["LOCATION"], {"OPTIONS": {"socket_connect_timeout": 1}})
     tries = []
     real = store._cache.get_client
@@ -67,7 +65,7 @@ def test_after_a_failure_the_cache_serves_without_redis_for_a_moment_then_tries_
     assert store.get("k") is None and len(tries) == 1
     assert store.get("k") is None and store.set("k", 1) is None
     assert len(tries) == 1, "no connection attempt while Redis is known to be down"
-    _no_outage_remembered._down_until = 0.0  # the moment has passed
+    store.breaker._until -= redis_pool.BACK_OFF_SECONDS  # the back-off has passed
     assert store.get("k") is None and len(tries) == 2
 
 
