@@ -516,7 +516,9 @@ def _table_match(tournament: Tournament, seated: list[Entrant]) -> Match:
     )
     for index, entrant in enumerate(seated[1:], start=1):
         if entrant.is_bot:
-            game_services.match_seat_bot(match_id=match.pk, user=first.user, index=index, bot=entrant.user.bot_name)
+            game_services.match_seat_bot(
+                match_id=match.pk, user=first.user, index=index, bot=entrant.user.bot_name, for_table=True
+            )
         else:
             game_services.match_join(match_id=match.pk, user=entrant.user, token=match.invite_token)
     return match
