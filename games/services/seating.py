@@ -20,6 +20,7 @@ from ..bots import get_bot
 from ..clock import Clock, ClockError
 from ..engines import get_game
 from ..models import Match, Seat
+from .chat import chat_notice
 from .writes import (
     MatchError,
     bump,
@@ -327,6 +328,26 @@ def match_abort(*, match_id: int, user) -> Match:
         match.deadline = None
         bump(match, outbox)
     return match
+
+
+def match_call_off(*, match_id: int, reason: str, notice: str) -> bool:
+    """Stop a match whatever has been played, for a caller that owns it (a cancelled
+    tournament's table): aborted, so never rated and given no places, with ``notice`` in its
+    chat; ``reason`` is its end reason. No bot is queued for it again. False when the match
+    was over already."""
+    with transaction.atomic(), outbox_for(None) as outbox:
+        match = lock(match_id)
+        if match.is_over:
+            return False
+        open_matches_changed(match.pk)
+        match.status = Match.Status.ABORTED
+        match.end_reason = reason
+        match.finished_at = timezone.now()
+        match.to_move = None
+        match.deadline = None
+        chat_notice(match.pk, notice, outbox)
+        bump(match, outbox)
+    return True
 
 
 def match_expire(*, match_id: int, version: int) -> bool:
