@@ -125,8 +125,9 @@ def play_computer(request):
     form = PlayComputerForm(request.POST or None, initial={"game": request.GET.get("game")})
     if request.method == "POST" and form.is_valid():
         with refusals.on_form(form):
-            match = services.match_create(user=request.user, **form.match_terms())
-            services.match_seat_bot(match_id=match.pk, user=request.user, bot=form.cleaned_data["bot"])
+            match = services.match_create_against_bots(
+                user=request.user, bot=form.cleaned_data["bot"], **form.match_terms()
+            )
             return redirect(match)
     return render(request, "games/play_computer.html", {"form": form})
 

@@ -34,6 +34,7 @@ HTTP_STATUS: dict[str, int] = {
     "stale": CONFLICT,
     "finished": CONFLICT,
     "too_many_open": CONFLICT,
+    "too_many_bot_matches": CONFLICT,  # games: one person's matches against bots going at once
     "full": CONFLICT,  # tournaments
     "nothing_to_take_back": CONFLICT,  # takebacks, down to bots_decline
     "chance": CONFLICT,

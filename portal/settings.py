@@ -459,6 +459,11 @@ CORRESPONDENCE_DAYS_DEFAULT = 3
 # called off (its players told) once nothing has happened to it for this many hours.
 MAX_OPEN_MATCHES_PER_PERSON = env.int("MAX_OPEN_MATCHES_PER_PERSON", default=5)
 OPEN_MATCH_EXPIRY_HOURS = env.float("OPEN_MATCH_EXPIRY_HOURS", default=24)
+# Compute belongs to people: one person has at most this many matches against bots going at
+# once (open or being played, made by them; a tournament's tables are never refused), and at
+# most this many tournaments of their making not yet over.
+MAX_BOT_MATCHES_PER_PERSON = env.int("MAX_BOT_MATCHES_PER_PERSON", default=5)
+MAX_OPEN_TOURNAMENTS_PER_PERSON = env.int("MAX_OPEN_TOURNAMENTS_PER_PERSON", default=3)
 # Challenges and rematch offers wait this long for an answer; one person has at most this
 # many challenges waiting at a time.
 CHALLENGE_EXPIRY_HOURS = env.float("CHALLENGE_EXPIRY_HOURS", default=24)

@@ -23,6 +23,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -56,6 +57,8 @@ MAX_ROUNDS = 15
 MAX_DAYS_AHEAD = 60
 # The page cache's area of the tournament lists (the tournaments page, the game pages).
 CACHE_AREA = "tournaments"
+# The end reason of a match stopped because its tournament was cancelled.
+CALLED_OFF = "tournament cancelled"
 
 
 class TournamentError(ServiceError):
@@ -176,12 +179,31 @@ def tournament_create(*, user, **choices) -> Tournament:
     _require_person(user, "create a tournament")
     checked = tournament_settings(**choices)
     with transaction.atomic():
+        _check_open_tournaments_of(user)
         tournament = Tournament.objects.create(creator=user, **checked.__dict__)
         if not tournament.invite_only:
             tournament.forum_topic = _open_topic(tournament)
             tournament.save(update_fields=["forum_topic"])
         _changed(tournament)
     return tournament
+
+
+def _check_open_tournaments_of(user) -> None:
+    """Refuse a new tournament to someone who already has the most not yet over (taking
+    entries or being played) that one person may run. Their account row is locked first, so
+    two requests at once cannot both slip under the cap."""
+    limit = settings.MAX_OPEN_TOURNAMENTS_PER_PERSON
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    not_over = Tournament.objects.filter(
+        creator=user, status__in=[Tournament.Status.REGISTRATION, Tournament.Status.RUNNING]
+    )
+    if not_over.count() >= limit:
+        tournaments = "tournament" if limit == 1 else "tournaments"
+        raise TournamentError(
+            f"You already have {limit} {tournaments} not yet over, the most one person may run at once: "
+            "wait for one to finish, or cancel one first.",
+            "too_many_open",
+        )
 
 
 def _open_topic(tournament: Tournament):
@@ -355,13 +377,21 @@ def _resign_running_match(tournament: Tournament, entrant: Entrant) -> None:
 
 
 def tournament_cancel(*, tournament_id, user, reason: str = "") -> Tournament:
-    """The creator calls the tournament off; matches already being played are played out."""
+    """The creator calls the tournament off, and with it the matches it is playing: each is
+    aborted (never rated, no places given for a game cut short; bots stop thinking for it),
+    with a notice in its chat. The results of its finished matches stand."""
     with transaction.atomic():
         tournament = _lock(tournament_id)
         _require_creator(tournament, user, "cancel it")
         if tournament.is_over:
             raise TournamentError("This tournament is over.", "finished")
         _end(tournament, Tournament.Status.CANCELLED, reason or f"Cancelled by {user.username}.")
+        playing = Table.objects.filter(
+            round__tournament=tournament, match__status__in=[Match.Status.OPEN, Match.Status.ACTIVE]
+        ).values_list("match_id", flat=True)
+        notice = f"The tournament was cancelled, so this match is called off: {tournament.notice}"
+        for match_id in list(playing):
+            game_services.match_call_off(match_id=match_id, reason=CALLED_OFF, notice=notice)
     return tournament
 
 
@@ -406,6 +436,19 @@ def tournament_start(*, tournament_id, user=None) -> Tournament:
         elif tournament.status != Tournament.Status.REGISTRATION or tournament.starts_at > timezone.now():
             return tournament
         entrants = list(tournament.entrants.select_related("user").order_by("joined_at", "id"))
+        if not any(not entrant.is_bot for entrant in entrants):
+            # Compute belongs to people: bots fill a tournament's tables, never its whole field.
+            if user is not None:
+                raise TournamentError(
+                    "A tournament needs at least one person entered: bots fill its tables, "
+                    "they cannot make up the whole field."
+                )
+            _end(
+                tournament,
+                Tournament.Status.CANCELLED,
+                "Cancelled at its start: nobody but bots entered, and a tournament needs a person.",
+            )
+            return tournament
         needed = minimum_entrants(tournament)
         if len(entrants) < needed:
             if user is not None:
@@ -516,7 +559,9 @@ def _table_match(tournament: Tournament, seated: list[Entrant]) -> Match:
     )
     for index, entrant in enumerate(seated[1:], start=1):
         if entrant.is_bot:
-            game_services.match_seat_bot(match_id=match.pk, user=first.user, index=index, bot=entrant.user.bot_name)
+            game_services.match_seat_bot(
+                match_id=match.pk, user=first.user, index=index, bot=entrant.user.bot_name, for_table=True
+            )
         else:
             game_services.match_join(match_id=match.pk, user=entrant.user, token=match.invite_token)
     return match
@@ -543,17 +588,20 @@ def tournament_advance(*, tournament_id, round_number: int) -> bool:
         if playing.exists():
             return False
         Round.objects.filter(tournament=tournament, number=round_number).update(finished_at=timezone.now())
-        active = tournament.entrants.filter(withdrawn=False).count()
-        if round_number >= tournament.rounds or active < tournament.table_size:
+        active = tournament.entrants.filter(withdrawn=False)
+        if not active.filter(is_bot=False).exists():
+            _finish(tournament, ended=f"Ended after round {round_number}: no person is left playing.")
+        elif round_number >= tournament.rounds or active.count() < tournament.table_size:
             _finish(tournament)
         else:
             _play_round(tournament, round_number + 1)
     return True
 
 
-def _finish(tournament: Tournament) -> None:
+def _finish(tournament: Tournament, ended: str = "") -> None:
     """The last round is over: write every entrant's final place and points, and the winner
-    (none when first place is shared on points and every tie-break: the notice names them)."""
+    (none when first place is shared on points and every tie-break: the notice names them).
+    ``ended``: why it ended before its last round, said first in the notice."""
     table = tournament_standings(tournament)
     entrants = {e.pk: e for e in tournament.entrants.select_related("user")}
     for row in table:
@@ -570,7 +618,7 @@ def _finish(tournament: Tournament) -> None:
         notice = f"Shared first place: {', '.join(names[:-1])} and {names[-1]}."
     else:
         notice = "Finished."
-    _end(tournament, Tournament.Status.FINISHED, notice)
+    _end(tournament, Tournament.Status.FINISHED, f"{ended} {notice}" if ended else notice)
 
 
 # --------------------------------------------------------------------------------------
@@ -591,11 +639,18 @@ def match_result(players: tuple[int, ...], match_status: str, places: list, quit
 
 def tournament_results(tournament: Tournament) -> list[tuple[list[standings.TableResult], list[int]]]:
     """Every round so far, as the standings take them: its finished tables' results and its
-    byes. Tables still being played are left out (the live standings count what has ended)."""
+    byes. Tables still being played are left out (the live standings count what has ended),
+    and so are those called off when the tournament was cancelled."""
     seats = (
         TableSeat.objects.filter(table__round__tournament=tournament)
         .values_list(
-            "table__round__number", "table_id", "table__match_id", "table__match__status", "index", "entrant_id"
+            "table__round__number",
+            "table_id",
+            "table__match_id",
+            "table__match__status",
+            "table__match__end_reason",
+            "index",
+            "entrant_id",
         )
         .order_by("table__round__number", "table_id", "index")
     )
@@ -606,9 +661,9 @@ def tournament_results(tournament: Tournament) -> list[tuple[list[standings.Tabl
         ).values_list("match_id", "index", "place", "resigned", "timed_out")
     }
     tables: dict[int, dict[int, list]] = defaultdict(dict)
-    for number, table_id, match_id, status, index, entrant_id in seats:
-        if status not in (Match.Status.FINISHED, Match.Status.ABORTED):
-            continue
+    for number, table_id, match_id, status, end_reason, index, entrant_id in seats:
+        if status not in (Match.Status.FINISHED, Match.Status.ABORTED) or end_reason == CALLED_OFF:
+            continue  # still being played, or stopped with the tournament: nobody's result
         table = tables[number].setdefault(table_id, [status, [], [], []])
         place, quit = match_seats.get((match_id, index), (None, False))
         table[1].append(entrant_id)

@@ -20,13 +20,16 @@ from ..bots import get_bot
 from ..clock import Clock, ClockError
 from ..engines import get_game
 from ..models import Match, Seat
+from .chat import chat_notice
 from .writes import (
     MatchError,
     bump,
     lock,
     open_matches_changed,
     outbox_for,
+    people_playing,
     record,
+    record_unplayed,
     resolve_chance,
     seats_of,
 )
@@ -214,8 +217,12 @@ def bot_account(name: str):
     return user
 
 
-def match_seat_bot(*, match_id: int, user, index: int | None = None, bot: str = "random") -> Match:
-    """The creator gives an empty seat (or, with ``index=None``, every empty seat) to a bot."""
+def match_seat_bot(
+    *, match_id: int, user, index: int | None = None, bot: str = "random", for_table: bool = False
+) -> Match:
+    """The creator gives an empty seat (or, with ``index=None``, every empty seat) to a bot.
+    A person has at most ``MAX_BOT_MATCHES_PER_PERSON`` matches against bots going at once;
+    ``for_table``: a tournament's table, which the tournament paces, is never refused."""
     bot_user = bot_account(bot)
     with transaction.atomic(), outbox_for(None) as outbox:
         match = lock(match_id)
@@ -224,6 +231,8 @@ def match_seat_bot(*, match_id: int, user, index: int | None = None, bot: str = 
         if match.status != Match.Status.OPEN:
             raise MatchError("This match has already started.", "finished")
         seats = seats_of(match)
+        if not for_table and not any(seat.bot_name() for seat in seats):
+            _check_bot_matches_of(user, match)
         if index is None:
             targets = [seat for seat in seats if seat.user_id is None]
         else:
@@ -246,16 +255,52 @@ def match_seat_bot(*, match_id: int, user, index: int | None = None, bot: str = 
     return match
 
 
+def _check_bot_matches_of(user, match: Match) -> None:
+    """Refuse a bot to someone who already has the most matches against bots allowed going
+    (open or being played, made by them): bots think on the site's shared workers. Their
+    account row is locked first, so two requests at once cannot both slip under the cap."""
+    limit = settings.MAX_BOT_MATCHES_PER_PERSON
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    going = (
+        Match.objects.filter(
+            creator=user, status__in=[Match.Status.OPEN, Match.Status.ACTIVE], seats__user__is_bot=True
+        )
+        .exclude(pk=match.pk)
+        .distinct()
+    )
+    if going.count() >= limit:
+        matches = "match" if limit == 1 else "matches"
+        raise MatchError(
+            f"You already have {limit} {matches} against bots going, the most one person may have at once: "
+            "finish or resign one of them first.",
+            "too_many_bot_matches",
+        )
+
+
+def match_create_against_bots(*, user, bot: str, **terms) -> Match:
+    """Open a match (``terms`` as ``match_create`` takes them) and give every other seat to
+    ``bot``, in one transaction: refused (the bots' cap), nothing is left open."""
+    with transaction.atomic():
+        match = match_create(user=user, **terms)
+        return match_seat_bot(match_id=match.pk, user=user, bot=bot)
+
+
 def match_start(match: Match, outbox: live.Outbox) -> None:
     """Start a match whose seats are all taken: a new engine state, the set-up's chance
     outcomes drawn, the clock running. Called by ``match_join`` and ``match_seat_bot`` inside
-    the transaction that fills the last seat, with the match row locked."""
+    the transaction that fills the last seat, with the match row locked. A match with no
+    person in it (a tournament's table of bots alone) is not played: it ends as it starts,
+    drawn and unrated (``writes.record_unplayed``)."""
     state = match.engine.new_state(match.num_players, match.options)
     applied: list[tuple[int | None, str]] = []
     resolve_chance(state, applied)
     match.status = Match.Status.ACTIVE
     match.started_at = timezone.now()
-    record(match, state, applied, outbox)
+    seats = seats_of(match)
+    if not people_playing(seats):
+        record_unplayed(match, state, applied, outbox, seats)  # compute belongs to people
+        return
+    record(match, state, applied, outbox, seats)
 
 
 def match_abort(*, match_id: int, user) -> Match:
@@ -283,6 +328,26 @@ def match_abort(*, match_id: int, user) -> Match:
         match.deadline = None
         bump(match, outbox)
     return match
+
+
+def match_call_off(*, match_id: int, reason: str, notice: str) -> bool:
+    """Stop a match whatever has been played, for a caller that owns it (a cancelled
+    tournament's table): aborted, so never rated and given no places, with ``notice`` in its
+    chat; ``reason`` is its end reason. No bot is queued for it again. False when the match
+    was over already."""
+    with transaction.atomic(), outbox_for(None) as outbox:
+        match = lock(match_id)
+        if match.is_over:
+            return False
+        open_matches_changed(match.pk)
+        match.status = Match.Status.ABORTED
+        match.end_reason = reason
+        match.finished_at = timezone.now()
+        match.to_move = None
+        match.deadline = None
+        chat_notice(match.pk, notice, outbox)
+        bump(match, outbox)
+    return True
 
 
 def match_expire(*, match_id: int, version: int) -> bool:

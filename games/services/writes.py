@@ -37,6 +37,8 @@ from ..selectors import audience_payloads, match_holding
 _system_random = secrets.SystemRandom()
 
 TAKEOVER_BOT = "random"
+# The end of a match in which no person was left playing before it began (``record_unplayed``).
+NO_PERSON_PLAYING = "no person playing"
 
 
 class MatchError(ServiceError):
@@ -149,10 +151,7 @@ def record(
     seats: list[Seat] | None = None,
 ) -> None:
     """Append the moves, move the clock on, finish the match if the game ended, bump the version."""
-    start = len(state.history) - len(applied)
-    Move.objects.bulk_create(
-        Move(match=match, index=start + i, seat=seat, action=action) for i, (seat, action) in enumerate(applied)
-    )
+    new_moves = _append_moves(match, state, applied)
     seats = seats if seats is not None else seats_of(match)
     current = state.current_player()
     finished = current == TERMINAL
@@ -162,8 +161,46 @@ def record(
         match.to_move = current
         match.deadline = deadline(match, seats[current], timezone.now())
     match.snapshot = state.view(None)
-    new_moves = [(start + i, seat, a) for i, (seat, a) in enumerate(applied)]
     bump(match, outbox, state=state, seats=seats, new_moves=new_moves, finished=finished)
+
+
+def _append_moves(match: Match, state, applied: list[tuple[int | None, str]]) -> list[tuple[int, int | None, str]]:
+    """Insert the moves just applied (the last of ``state.history``); returns them as
+    (index, seat, action)."""
+    start = len(state.history) - len(applied)
+    new_moves = [(start + i, seat, action) for i, (seat, action) in enumerate(applied)]
+    Move.objects.bulk_create(
+        Move(match=match, index=index, seat=seat, action=action) for index, seat, action in new_moves
+    )
+    return new_moves
+
+
+def people_playing(seats: list[Seat]) -> list[Seat]:
+    """The seats a person holds and still plays: not a bot's, not given up (resigned or run
+    out of time, and so played by a takeover bot). Bots play only while there is one."""
+    return [seat for seat in seats if seat.user_id is not None and not seat.quit and not seat.bot_name()]
+
+
+def record_unplayed(match: Match, state, applied: list[tuple[int | None, str]], outbox: live.Outbox, seats: list[Seat]):
+    """End, in the transaction that would start it, a match in which no person plays (a
+    tournament's table of bots alone): no bot's move is ever queued for it. It is recorded
+    with its set-up's chance moves, every seat sharing first place, and unrated: a result
+    nobody played for."""
+    new_moves = _append_moves(match, state, applied)
+    scores = state.scores()
+    for seat in seats:
+        seat.place = 1
+        seat.score = scores[seat.index]
+    Seat.objects.bulk_update(seats, ["place", "score"])
+    match.rated = False
+    match.save(update_fields=["rated"])
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.end_reason = NO_PERSON_PLAYING
+    match.to_move = None
+    match.deadline = None
+    match.snapshot = state.view(None)
+    bump(match, outbox, state=state, seats=seats, new_moves=new_moves, finished=True)
 
 
 def bump(
@@ -293,11 +330,13 @@ def time_out(match: Match, seats: list[Seat], outbox: live.Outbox) -> None:
 
 
 def drop_seat(match: Match, seats: list[Seat], seat: Seat, outbox: live.Outbox, reason: str) -> None:
-    """A player leaves a running match: in a 2-player game the other wins; otherwise a bot
-    plays the seat to the end and the player is ranked last."""
+    """A player leaves a running match (``seat`` already marked resigned or timed out). The
+    match ends at once, scored as it stands with whoever left ranked last, in a 2-player game
+    and whenever no person is left playing: bots never play on alone. Otherwise a bot plays
+    the seat to the end for the others and the player is ranked last."""
     state = state_cache.load(match)
     stayers = [s for s in seats if not s.quit]
-    finished = match.num_players == 2 or len(stayers) <= 1
+    finished = match.num_players == 2 or len(stayers) <= 1 or not people_playing(seats)
     if finished:
         finish(match, state, seats, reason=reason)
     else:

@@ -58,7 +58,7 @@ def test_a_player_joins_sees_themselves_entered_and_withdraws(api, alice, bob):
 
 def test_joining_a_started_tournament_is_a_conflict(api, alice, bob, make_user):
     tournament = announce(alice)
-    services.tournament_add_bot(tournament_id=tournament.pk, user=alice, bot="random")
+    services.tournament_join(tournament_id=tournament.pk, user=alice)  # a person, with a bot to fill the table
     services.tournament_add_bot(tournament_id=tournament.pk, user=alice, bot="greedy")
     services.tournament_start(tournament_id=tournament.pk, user=alice)
     api.force_authenticate(bob)
