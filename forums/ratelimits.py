@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 from django_ratelimit.core import get_usage
 
-from portal.rate_limits import Attempt, Rate, SlidingWindow
+from portal.rate_limits import Attempt, Rate, SlidingWindow, wait_words
 
 log = logging.getLogger(__name__)
 
@@ -28,12 +28,7 @@ POSTS = SlidingWindow(
 )
 
 
-def _wait(seconds: int) -> str:
-    seconds = max(1, seconds)
-    if seconds < 90:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
-    minutes = round(seconds / 60)
-    return f"{minutes} minutes"
+_wait = wait_words
 
 
 class Slot:
