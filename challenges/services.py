@@ -9,6 +9,8 @@ accepts at once exactly one makes the match; the other is told it was accepted a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
@@ -20,6 +22,7 @@ from games import services as match_services
 from games.models import Match
 from games.services import MatchError
 from portal.errors import ServiceError
+from portal.rate_limits import Attempt, Rate, SlidingWindow
 
 from .models import Challenge, RematchAnswer, RematchOffer, State
 from .selectors import rematch_json
@@ -40,12 +43,31 @@ CLOSED_WORDS = {
 }
 
 
+# Each of these makes somebody else's notification, so each has a limit per person that a real
+# player never meets and a script flooding someone's notifications meets at once. Only what
+# went through counts. Challenges sent go above the most that may wait at once
+# (MAX_PENDING_CHALLENGES_PER_PERSON, 10), so that limit speaks first.
+CHALLENGES = SlidingWindow("challenges.create", Rate(20, 600, "20 challenges in 10 minutes"))
+WITHDRAWALS = SlidingWindow("challenges.withdraw", Rate(20, 600, "20 withdrawn challenges in 10 minutes"))
+REMATCH_OFFERS = SlidingWindow("challenges.rematch", Rate(10, 600, "10 rematch offers in 10 minutes"))
+
+
 class ChallengeError(ServiceError):
     """A refused challenge or rematch request; the message is for people. The refusals of the
     matches they make (``match_create``'s and ``match_join``'s) come through as ``MatchError``."""
 
     def __init__(self, message: str, code: str = "bad_request"):
         super().__init__(code, message)
+
+
+@contextmanager
+def _limited(limiter: SlidingWindow, user, doing: str) -> Iterator[Attempt]:
+    """Refuse (``rate_limited``) when ``user`` is over ``limiter``'s limit; the caller counts
+    the attempt once it went through."""
+    with limiter.attempt(user.pk) as attempt:
+        if attempt.refusal is not None:
+            raise ChallengeError(attempt.refusal.words(doing), "rate_limited")
+        yield attempt
 
 
 def _closed(what: str, state: str) -> ChallengeError:
@@ -77,8 +99,8 @@ def challenge_create(*, user, to, **terms) -> Challenge:
     terms = match_services.match_terms(**terms)
     now = timezone.now()
     expires = now + timedelta(hours=settings.CHALLENGE_EXPIRY_HOURS)
-    with transaction.atomic():
-        if to.is_bot:
+    if to.is_bot:
+        with transaction.atomic():
             match = _create_match(user, terms)
             match_services.match_seat_bot(match_id=match.pk, user=user, bot=to.bot_name)
             match.refresh_from_db()  # started by the bot's seats
@@ -91,6 +113,7 @@ def challenge_create(*, user, to, **terms) -> Challenge:
                 answered_at=now,
                 match=match,
             )
+    with transaction.atomic():
         # The challenger's row is locked first, so two challenges at once cannot both slip
         # under the limit.
         list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
@@ -107,7 +130,9 @@ def challenge_create(*, user, to, **terms) -> Challenge:
                 "wait for answers, or withdraw one first.",
                 "too_many_pending",
             )
-        challenge = Challenge.objects.create(challenger=user, challenged=to, **terms, expires_at=expires)
+        with _limited(CHALLENGES, user, "You are challenging players") as attempt:
+            challenge = Challenge.objects.create(challenger=user, challenged=to, **terms, expires_at=expires)
+            attempt.count()
         text = f"{user.username} challenges you to {_terms_words(challenge.terms)}."
         url = challenge.get_absolute_url()
         transaction.on_commit(
@@ -119,12 +144,13 @@ def challenge_create(*, user, to, **terms) -> Challenge:
     return challenge
 
 
-def _tell_answered(challenge: Challenge, *, user_id: int, text: str, url: str = "") -> None:
-    """Once committed: the other side hears what became of the challenge."""
+def _tell_answered(challenge: Challenge, *, user_id: int, text: str, url: str = "", key: str = "") -> None:
+    """Once committed: the other side hears what became of the challenge (with a ``key``, not
+    again while they have an unread notification under it)."""
     url = url or challenge.get_absolute_url()
     transaction.on_commit(
         lambda: challenge_answered.send_robust(
-            sender=Challenge, challenge_id=challenge.pk, user_id=user_id, text=text, url=url
+            sender=Challenge, challenge_id=challenge.pk, user_id=user_id, text=text, url=url, key=key
         ),
         robust=True,
     )
@@ -244,7 +270,12 @@ def challenge_decline(*, challenge_id, user) -> Challenge:
 
 
 def challenge_cancel(*, challenge_id, user) -> Challenge:
-    return _close_challenge(challenge_id, user, State.CANCELLED, by_challenged=False)
+    """The challenger withdraws their challenge; the person challenged is told. Repeated
+    withdrawals by one challenger collapse into one unread notification of theirs."""
+    with _limited(WITHDRAWALS, user, "You are withdrawing challenges") as attempt:
+        challenge = _close_challenge(challenge_id, user, State.CANCELLED, by_challenged=False)
+        attempt.count()
+    return challenge
 
 
 def _close_challenge(challenge_id, user, state: str, *, by_challenged: bool) -> Challenge:
@@ -254,10 +285,12 @@ def _close_challenge(challenge_id, user, state: str, *, by_challenged: bool) -> 
             _move_on(challenge, state)
             words = _terms_words(challenge.terms)
             if by_challenged:
-                told, text = challenge.challenger_id, f"{user.username} declined your challenge to {words}."
+                text = f"{user.username} declined your challenge to {words}."
+                _tell_answered(challenge, user_id=challenge.challenger_id, text=text)
             else:
-                told, text = challenge.challenged_id, f"{user.username} withdrew their challenge to {words}."
-            _tell_answered(challenge, user_id=told, text=text)
+                text = f"{user.username} withdrew their challenge to {words}."
+                key = f"withdrawn:{challenge.challenger_id}:{challenge.challenged_id}"
+                _tell_answered(challenge, user_id=challenge.challenged_id, text=text, key=key)
     if expired:
         raise _closed("challenge", State.EXPIRED)
     return challenge
@@ -280,7 +313,7 @@ def rematch_offer(*, match_id, user) -> RematchOffer:
     if not user.is_authenticated:
         raise ChallengeError("Log in to offer a rematch.", "forbidden")
     now = timezone.now()
-    with transaction.atomic():
+    with _limited(REMATCH_OFFERS, user, "You are offering rematches") as attempt, transaction.atomic():
         try:
             match = Match.objects.select_for_update().get(pk=match_id)
         except (Match.DoesNotExist, ValueError, TypeError):
@@ -334,6 +367,7 @@ def rematch_offer(*, match_id, user) -> RematchOffer:
         else:  # only bots to ask: they accept at once
             _start_rematch(offer, match)
         _tell_match(offer)
+        attempt.count()
     return offer
 
 

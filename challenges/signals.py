@@ -8,7 +8,8 @@ challenge_received = Signal()
 
 # Sent once a challenge to a person is answered, withdrawn or expired (committed); receivers
 # get ``challenge_id``, ``user_id`` (the person to tell: the challenger, or the person
-# challenged when the challenger withdrew), ``text`` and ``url`` (the match, once accepted).
+# challenged when the challenger withdrew), ``text``, ``url`` (the match, once accepted) and
+# ``key`` (empty, or the key under which repeats collapse: one challenger's withdrawals).
 challenge_answered = Signal()
 
 # Sent once a rematch offer is committed; receivers get ``match_id`` (the finished match),

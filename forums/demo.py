@@ -55,8 +55,8 @@ def seed_topics(demo_users: list[str]) -> list[Topic]:
         if forum is None or Topic.objects.filter(forum=forum, title=title).exists():
             continue
         (author, body), *replies = posts
-        topic = services.topic_create(forum_id=forum.pk, user=users[author], title=title, body=body)
+        topic = services.topic_create(forum_id=forum.pk, user=users[author], title=title, body=body, limited=False)
         for author, body in replies:
-            services.post_create(topic_id=topic.pk, user=users[author], body=body)
+            services.post_create(topic_id=topic.pk, user=users[author], body=body, limited=False)
         made.append(topic)
     return made

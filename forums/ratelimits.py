@@ -2,8 +2,10 @@
 window (``portal.rate_limits``), so no two posts are ever less than 15 seconds apart. And how
 often one person, or one client address when signed out, may search (django-ratelimit).
 
-Only posts that go through count: a view writes inside ``with posting(request) as slot``,
-looks at ``slot.refusal`` first and calls ``slot.count()`` once the post is written, so a
+The posting limit is the services' (``forums.services``): every topic and reply counts,
+whoever opens it (the forum's pages, a match's discussion, a tournament's announcement). A
+service writes inside ``with posting(user) as attempt``, refuses with ``PostingLimited`` when
+``attempt.refusal`` says so, and calls ``attempt.count()`` once the post is written, so a
 refused or invalid attempt costs nothing. Inside the block the user holds a claim, so two
 posts sent at the same moment cannot both pass the check before either is counted. The
 times live in the default cache (Redis when configured, so every process shares them); with
@@ -13,11 +15,12 @@ the cache unreachable, posts go through unthrottled.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django_ratelimit.core import get_usage
 
-from portal.rate_limits import Attempt, Rate, SlidingWindow
+from portal.rate_limits import Attempt, Rate, Refusal, SlidingWindow, wait_words
 
 log = logging.getLogger(__name__)
 
@@ -27,42 +30,25 @@ POSTS = SlidingWindow(
     Rate(30, 3600, "30 posts an hour"),
 )
 
-
-def _wait(seconds: int) -> str:
-    seconds = max(1, seconds)
-    if seconds < 90:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
-    minutes = round(seconds / 60)
-    return f"{minutes} minutes"
+_wait = wait_words
 
 
-class Slot:
-    """One attempt to post: ``refusal`` says why the user may not post now (None when they
-    may); ``count()`` counts the post once it is written."""
-
-    def __init__(self, attempt: Attempt, text_kept: bool):
-        self._attempt = attempt
-        self.refusal = None
-        refusal = attempt.refusal
-        if refusal is not None and refusal.rate is None:
-            self.refusal = "Your previous post is still being saved. Try again in a moment."
-        elif refusal is not None:
-            kept = "; your text is kept below" if text_kept else ""
-            self.refusal = (
-                f"You are posting too quickly: the forum takes {refusal.rate.words}. "
-                f"Try again in {_wait(refusal.wait)}{kept}."
-            )
-
-    def count(self) -> None:
-        self._attempt.count()
+def refusal_words(refusal: Refusal, *, text_kept: bool) -> str:
+    """Why a post is refused; ``text_kept``: a page shows the form again with the text."""
+    if refusal.rate is None:
+        return "Your previous post is still being saved. Try again in a moment."
+    kept = "; your text is kept below" if text_kept else ""
+    return (
+        f"You are posting too quickly: the forum takes {refusal.rate.words}. Try again in {_wait(refusal.wait)}{kept}."
+    )
 
 
 @contextmanager
-def posting(request, *, text_kept: bool = True):
+def posting(user) -> Iterator[Attempt]:
     """Hold the user's claim for one attempt to post, and give it up on the way out whatever
     happens (written, refused, failed). A second attempt while the claim is held is refused."""
-    with POSTS.attempt(request.user.pk) as attempt:
-        yield Slot(attempt, text_kept)
+    with POSTS.attempt(user.pk) as attempt:
+        yield attempt
 
 
 # A search reads the whole index: a person needs a few a minute, a script wanting more is refused.

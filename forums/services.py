@@ -2,10 +2,14 @@
 
 Keyword-only ``<noun>_<verb>`` functions. A user's mistake raises ``ForumError`` with a message
 to show; an action the user may not take raises ``PermissionDenied`` (a 403). Either way nothing
-changes. Rate limiting is a matter of the request and lives in ``forums.ratelimits``.
+changes. Every topic and reply counts against the one posting limit (``forums.ratelimits``),
+whoever opens it: the forum's pages, a match's discussion, a tournament's announcement.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
@@ -16,8 +20,9 @@ from games.catalog import all_games
 from games.models import Match
 from portal.errors import ServiceError
 from portal.markdown import render_markdown
+from portal.rate_limits import Attempt, Refusal
 
-from . import selectors
+from . import ratelimits, selectors
 from .models import GENERAL_SLUG, Forum, ModerationLog, Post, Topic
 from .signals import post_replied
 
@@ -27,6 +32,18 @@ class ForumError(ServiceError):
 
     def __init__(self, message: str, code: str = "bad_request"):
         super().__init__(code, message)
+
+
+class PostingLimited(ForumError):
+    """Refused by the posting limit (``rate_limited``): ``refusal`` says which and for how long."""
+
+    def __init__(self, refusal: Refusal):
+        super().__init__(ratelimits.refusal_words(refusal, text_kept=False), "rate_limited")
+        self.refusal = refusal
+
+    def page_message(self) -> str:
+        """The refusal as a page that shows the form again, text and all, says it."""
+        return ratelimits.refusal_words(self.refusal, text_kept=True)
 
 
 def game_forum_description(name: str) -> str:
@@ -96,33 +113,51 @@ def _clean_body(body: str) -> str:
     return body
 
 
+@contextmanager
+def _posting(user, limited: bool) -> Iterator[Attempt | None]:
+    """Refuse a post over the posting limit; the caller counts it once written. ``limited``
+    is False only for the site's own scripts (the demo data), never for a person's request."""
+    if not limited:
+        yield None
+        return
+    with ratelimits.posting(user) as attempt:
+        if attempt.refusal is not None:
+            raise PostingLimited(attempt.refusal)
+        yield attempt
+
+
 def _new_post(*, topic: Topic, user, body: str) -> Post:
     return Post.objects.create(topic=topic, author=user, body=body, body_html=render_markdown(body))
 
 
-def topic_create(*, forum_id: int, user, title: str, body: str, match_id: int | None = None) -> Topic:
-    """Open a topic in a forum with its first post."""
+def topic_create(
+    *, forum_id: int, user, title: str, body: str, match_id: int | None = None, limited: bool = True
+) -> Topic:
+    """Open a topic in a forum with its first post (a post under the posting limit)."""
     _require_user(user)
     title = _clean_title(title)
     body = _clean_body(body)
     forum = Forum.objects.filter(pk=forum_id).first()
     if forum is None:
         raise ForumError("That forum does not exist.")
-    with transaction.atomic():
+    with _posting(user, limited) as attempt, transaction.atomic():
         topic = Topic.objects.create(
             forum=forum, title=title, author=user, last_activity_at=timezone.now(), match_id=match_id
         )
         post = _new_post(topic=topic, user=user, body=body)
         Topic.objects.filter(pk=topic.pk).update(last_activity_at=post.created_at)
         topic.last_activity_at = post.created_at
+        if attempt is not None:
+            attempt.count()
     return topic
 
 
-def post_create(*, topic_id: int, user, body: str) -> Post:
-    """Reply to a topic. A locked or deleted topic takes no replies."""
+def post_create(*, topic_id: int, user, body: str, limited: bool = True) -> Post:
+    """Reply to a topic (a post under the posting limit). A locked or deleted topic takes no
+    replies."""
     _require_user(user)
     body = _clean_body(body)
-    with transaction.atomic():
+    with _posting(user, limited) as attempt, transaction.atomic():
         topic = Topic.objects.select_for_update().filter(pk=topic_id).first()
         if topic is None or topic.is_hidden:
             raise ForumError("That topic does not exist or was deleted.")
@@ -133,6 +168,8 @@ def post_create(*, topic_id: int, user, body: str) -> Post:
         topic.save(update_fields=["last_activity_at"])
         # The others who wrote in the topic hear of the reply.
         transaction.on_commit(lambda: post_replied.send_robust(sender=Post, post_id=post.pk), robust=True)
+        if attempt is not None:
+            attempt.count()
     return post
 
 

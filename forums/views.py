@@ -1,9 +1,11 @@
 """Pages of the forums. Anyone reads; signed-in users post; staff moderate.
 
-Thin: reads come from selectors, writes go through services; the rate limit on posting is
-checked here because it belongs to the request (see forums.ratelimits).
+Thin: reads come from selectors, writes go through services (which keep the posting limit,
+see forums.ratelimits; search's limit belongs to the request and is checked here).
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -22,6 +24,23 @@ from . import ratelimits, selectors, services
 from .forms import MoveForm, PostEditForm, PostForm, ReasonForm, SearchForm, TopicForm
 
 RATE_LIMITED = 429
+
+
+@contextmanager
+def _on_post_form(form) -> Iterator[refusals.Refusal]:
+    """``refusals.on_form`` for a form that writes a post: the form is shown again with its
+    text, which a refusal by the posting limit says."""
+    with refusals.on_form(form) as refused:
+        try:
+            yield refused
+        except services.PostingLimited as exc:
+            exc.message = exc.page_message()
+            raise
+
+
+def _refused_status(refused: refusals.Refusal) -> int:
+    """The status of a form shown again after a refusal: 429 past the posting limit."""
+    return RATE_LIMITED if refused.error is not None and refused.error.code == "rate_limited" else 400
 
 
 def _forum_or_404(slug):
@@ -107,15 +126,10 @@ def topic_reply(request, topic_id):
     last_page = Paginator(selectors.topic_posts(topic), selectors.POSTS_PER_PAGE).num_pages
     if not form.is_valid():
         return _render_topic(request, topic, form=form, page_number=last_page, status=400)
-    with ratelimits.posting(request) as slot:
-        if slot.refusal:
-            form.add_error(None, slot.refusal)
-            return _render_topic(request, topic, form=form, page_number=last_page, status=RATE_LIMITED)
-        with refusals.on_form(form):
-            post = services.post_create(topic_id=topic.pk, user=request.user, body=form.cleaned_data["body"])
-            slot.count()
-            return redirect(post)
-    return _render_topic(request, topic, form=form, page_number=last_page, status=400)
+    with _on_post_form(form) as refused:
+        post = services.post_create(topic_id=topic.pk, user=request.user, body=form.cleaned_data["body"])
+        return redirect(post)
+    return _render_topic(request, topic, form=form, page_number=last_page, status=_refused_status(refused))
 
 
 @login_required
@@ -138,21 +152,15 @@ def topic_new(request, slug):
 
 
 def _open_topic(request, form, create):
-    """Check ``form`` and the posting rate limit, then open the topic with
-    ``create(title=, body=) -> (topic, created)``. Returns (the redirect to the topic, None),
-    or (None, the status to show the form again with, its errors added)."""
+    """Check ``form``, then open the topic with ``create(title=, body=) -> (topic, created)``
+    (the service keeps the posting limit). Returns (the redirect to the topic, None), or
+    (None, the status to show the form again with, its errors added)."""
     if not form.is_valid():
         return None, 400
-    with ratelimits.posting(request) as slot:
-        if slot.refusal:
-            form.add_error(None, slot.refusal)
-            return None, RATE_LIMITED
-        with refusals.on_form(form):
-            topic, created = create(**form.cleaned_data)
-            if created:
-                slot.count()
-            return redirect(topic), None
-    return None, 400
+    with _on_post_form(form) as refused:
+        topic, _created = create(**form.cleaned_data)
+        return redirect(topic), None
+    return None, _refused_status(refused)
 
 
 def post_permalink(request, post_id):

@@ -39,11 +39,12 @@ def challenge_received(sender, challenge_id, user_id, text, url, **kwargs) -> No
     )
 
 
-def challenge_answered(sender, challenge_id, user_id, text, url, **kwargs) -> None:
+def challenge_answered(sender, challenge_id, user_id, text, url, key="", **kwargs) -> None:
     """Accepted, declined, withdrawn or expired: the challenge needs nobody's answer any more
-    (its unread "challenge received" is settled) and the other side is told what became of it."""
+    (its unread "challenge received" is settled) and the other side is told what became of it,
+    once while unread for a ``key`` (one challenger's withdrawals)."""
     services.notifications_settle(key=f"challenge:{challenge_id}")
-    services.notify(user_ids=[user_id], kind=Notification.Kind.CHALLENGE_ANSWERED, text=text, url=url)
+    services.notify(user_ids=[user_id], kind=Notification.Kind.CHALLENGE_ANSWERED, text=text, url=url, key=key)
 
 
 def rematch_offered(sender, match_id, user_ids, text, url, **kwargs) -> None:

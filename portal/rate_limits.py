@@ -47,6 +47,24 @@ class Refusal:
     rate: Rate | None  # None: another attempt under the same key is under way
     wait: int  # whole seconds until an attempt can pass
 
+    def words(self, doing: str) -> str:
+        """The refusal as a service says it; ``doing`` names what was done too quickly
+        ("You are challenging players")."""
+        if self.rate is None:
+            return "Your previous request is still being handled. Try again in a moment."
+        return (
+            f"{doing} too quickly: the site takes at most {self.rate.words} from one person. "
+            f"Try again in {wait_words(self.wait)}."
+        )
+
+
+def wait_words(seconds: int) -> str:
+    """How long to wait, as a refusal says it: "11 seconds", "5 minutes"."""
+    seconds = max(1, seconds)
+    if seconds < 90:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    return f"{round(seconds / 60)} minutes"
+
 
 class Attempt:
     def __init__(self, limiter: SlidingWindow | None, key: str, times: list[float], refusal: Refusal | None):

@@ -41,6 +41,7 @@ from live.events import tournament_changed
 from live.groups import tournament_group
 from portal import page_cache
 from portal.errors import ServiceError
+from portal.rate_limits import Rate, SlidingWindow
 from rankings.models import Rating
 
 from . import pairing, standings
@@ -55,6 +56,9 @@ MAX_ROUND_ROBIN_ENTRANTS = 10
 MAX_ROUNDS = 15
 # How far ahead a tournament may be announced.
 MAX_DAYS_AHEAD = 60
+# Tournaments created per person: more than anyone organises, fewer than a script would make.
+# Each public one also opens a forum topic, which counts against the creator's posting limit.
+CREATIONS = SlidingWindow("tournaments.create", Rate(5, 3600, "5 tournaments an hour"))
 # The page cache's area of the tournament lists (the tournaments page, the game pages).
 CACHE_AREA = "tournaments"
 # The end reason of a match stopped because its tournament was cancelled.
@@ -174,17 +178,21 @@ def _require_person(user, doing: str) -> None:
 
 
 def tournament_create(*, user, **choices) -> Tournament:
-    """Announce a tournament (``choices`` as ``tournament_settings`` takes them). A public one
-    gets its topic in its game's forum, opened by the creator."""
+    """Announce a tournament (``choices`` as ``tournament_settings`` takes them), at most
+    ``CREATIONS`` per person. A public one gets its topic in its game's forum, opened by the
+    creator (or none, logged, when the forum refuses it: past the posting limit)."""
     _require_person(user, "create a tournament")
     checked = tournament_settings(**choices)
-    with transaction.atomic():
+    with CREATIONS.attempt(user.pk) as attempt, transaction.atomic():
+        if attempt.refusal is not None:
+            raise TournamentError(attempt.refusal.words("You are creating tournaments"), "rate_limited")
         _check_open_tournaments_of(user)
         tournament = Tournament.objects.create(creator=user, **checked.__dict__)
         if not tournament.invite_only:
             tournament.forum_topic = _open_topic(tournament)
             tournament.save(update_fields=["forum_topic"])
         _changed(tournament)
+        attempt.count()
     return tournament
 
 

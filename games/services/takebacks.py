@@ -38,12 +38,19 @@ from django.utils import timezone
 import live
 from live.events import MATCH_TAKEBACK, TakebackChanged
 from live.groups import match_groups
+from portal.rate_limits import Rate, SlidingWindow
 
 from .. import state_cache
 from ..models import Match, Move, Seat
 from ..selectors import match_seat_names, takeback_json
 from .chat import chat_notice
 from .writes import MatchError, acting_seat, bump, deadline, lock_with_seats, outbox_for
+
+# A request is news for the other players, and a takeback a notice in the match's public chat:
+# a few a minute per person in a match, which nobody playing meets, bounds both (asked of a bot
+# that accepts at once, they would otherwise follow each other as fast as a script can ask).
+TAKEBACK_RATE = Rate(3, 60, "3 takeback requests a minute in a match")
+TAKEBACK_LIMIT = SlidingWindow("games.takeback", TAKEBACK_RATE)
 
 
 @dataclass
@@ -106,8 +113,17 @@ def takeback_request(*, match_id: int, user, version, outbox: live.Outbox | None
 
     Raises ``MatchError`` with one of the codes rated, finished, not_seated, nothing_to_take_back,
     not_yours, chance, moved_since, pending, declined, bots_decline, stale, bad_request,
-    not_found; nothing changes then."""
+    not_found, rate_limited (``TAKEBACK_RATE``); nothing changes then."""
     version = _version(version)
+    with TAKEBACK_LIMIT.attempt(f"{match_id}:{user.pk}") as attempt:
+        if attempt.refusal is not None:
+            raise MatchError(attempt.refusal.words("You are asking for takebacks"), "rate_limited")
+        result = _request(match_id, user, version, outbox)
+        attempt.count()
+    return result
+
+
+def _request(match_id: int, user, version: int, outbox: live.Outbox | None) -> TakebackResult:
     with transaction.atomic(), outbox_for(outbox) as box:
         match, seats = lock_with_seats(match_id)
         seat = acting_seat(match, seats, user, None)

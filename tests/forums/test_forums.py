@@ -49,7 +49,7 @@ def test_a_deleted_game_forum_comes_back_and_the_general_forum_too():
 
 def test_forum_index_lists_every_forum_with_its_counts_and_last_post(client, alice, bob, general, topic_of):
     topic = topic_of(alice, title="Welcome, everyone")
-    services.post_create(topic_id=topic.pk, user=bob, body="Hello from bob")
+    services.post_create(limited=False, topic_id=topic.pk, user=bob, body="Hello from bob")
     hidden = topic_of(alice, title="Spam topic")
     services.topic_hide(
         topic_id=hidden.pk, moderator=type(alice).objects.create(username="m", is_staff=True), reason="spam"

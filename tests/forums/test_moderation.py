@@ -67,7 +67,7 @@ def test_staff_move_a_topic_to_another_forum(client, alice, moderator, general, 
 
 def test_staff_delete_a_post_with_a_reason_and_it_is_hidden_not_gone(client, alice, bob, moderator, topic_of):
     topic = topic_of(alice)
-    post = services.post_create(topic_id=topic.pk, user=bob, body="Buy cheap dice at spam.example")
+    post = services.post_create(limited=False, topic_id=topic.pk, user=bob, body="Buy cheap dice at spam.example")
     login(client, moderator)
     response = client.post(f"/forum/post/{post.pk}/delete/", {"reason": "advertising"})
     assert response.status_code == 302

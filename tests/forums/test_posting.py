@@ -42,7 +42,7 @@ def test_a_topic_and_replies_by_two_users(client, alice, bob, general, clock):
 
 def test_the_permalink_of_a_post_opens_the_page_that_shows_it(client, alice, bob, topic_of):
     topic = topic_of(alice)
-    posts = [services.post_create(topic_id=topic.pk, user=bob, body=f"reply {n}") for n in range(45)]
+    posts = [services.post_create(limited=False, topic_id=topic.pk, user=bob, body=f"reply {n}") for n in range(45)]
     # 46 posts, 20 a page: the 21st post is the first of page 2, the last one on page 3
     url = f"/forum/topic/{topic.pk}/"
     assert client.get(posts[19].get_absolute_url())["Location"] == f"{url}?page=2#post-{posts[19].pk}"
@@ -53,7 +53,7 @@ def test_the_permalink_of_a_post_opens_the_page_that_shows_it(client, alice, bob
 def test_posts_are_paginated_twenty_a_page(client, alice, bob, topic_of):
     topic = topic_of(alice, body="post 0")
     for n in range(1, 45):
-        services.post_create(topic_id=topic.pk, user=bob, body=f"post {n}")
+        services.post_create(limited=False, topic_id=topic.pk, user=bob, body=f"post {n}")
     first = client.get(f"/forum/topic/{topic.pk}/").content.decode()
     second = client.get(f"/forum/topic/{topic.pk}/?page=2").content.decode()
     third = client.get(f"/forum/topic/{topic.pk}/?page=3").content.decode()
@@ -106,7 +106,7 @@ def test_another_user_cannot_edit_a_post_and_nothing_changes(client, alice, bob,
 
 def test_the_title_is_edited_only_through_the_first_post(client, alice, bob, topic_of):
     topic = topic_of(alice, title="Keep me")
-    mine = services.post_create(topic_id=topic.pk, user=alice, body="second")
+    mine = services.post_create(limited=False, topic_id=topic.pk, user=alice, body="second")
     login(client, alice)
     client.post(f"/forum/post/{mine.pk}/edit/", {"title": "Changed", "body": "second, edited"})
     topic.refresh_from_db()
@@ -134,7 +134,7 @@ def test_a_locked_topic_takes_no_replies(client, alice, bob, moderator, topic_of
     assert "This topic is locked" in response.content.decode()
     assert Post.objects.filter(topic=topic).count() == 1
     with pytest.raises(services.ForumError):
-        services.post_create(topic_id=topic.pk, user=bob, body="Let me in")
+        services.post_create(limited=False, topic_id=topic.pk, user=bob, body="Let me in")
 
 
 def test_posts_in_a_locked_topic_can_no_longer_be_edited(client, alice, moderator, topic_of):

@@ -17,9 +17,9 @@ ATOM = "{http://www.w3.org/2005/Atom}"
 @pytest.fixture
 def posts(alice, bob, moderator, general, game_forum, topic_of):
     castles = topic_of(alice, title="Castles and towns", body="Castles score well next to mountains.", forum=game_forum)
-    services.post_create(topic_id=castles.pk, user=bob, body="Towns matter more than castles, I think.")
+    services.post_create(limited=False, topic_id=castles.pk, user=bob, body="Towns matter more than castles, I think.")
     topic_of(bob, title="Dice luck", body="I rolled six ones in a row.")
-    hidden = services.post_create(topic_id=castles.pk, user=bob, body="castles spam castles spam")
+    hidden = services.post_create(limited=False, topic_id=castles.pk, user=bob, body="castles spam castles spam")
     services.post_hide(post_id=hidden.pk, moderator=moderator, reason="spam")
     gone = topic_of(alice, title="Deleted castles topic", body="castles castles")
     services.topic_hide(topic_id=gone.pk, moderator=moderator, reason="duplicate")
@@ -55,7 +55,7 @@ def test_an_empty_search_shows_the_form_only(client, posts):
 def test_search_results_are_paginated_and_keep_the_query(client, alice, topic_of):
     topic = topic_of(alice, body="pagination word 0")
     for n in range(1, 25):
-        services.post_create(topic_id=topic.pk, user=alice, body=f"pagination word {n}")
+        services.post_create(limited=False, topic_id=topic.pk, user=alice, body=f"pagination word {n}")
     page = client.get("/forum/search/", {"q": "pagination"}).content.decode()
     assert "25 posts found" in page and 'href="?q=pagination&amp;page=2"' in page
     assert client.get("/forum/search/", {"q": "pagination", "page": 2}).content.decode().count('class="card"') == 5
@@ -68,7 +68,7 @@ def test_postgres_search_understands_word_forms_and_ranks_titles_first(posts, al
         "Castles score well next to mountains.",
         "Towns matter more than castles, I think.",
     }
-    services.post_create(topic_id=posts.pk, user=bob, body="Farms are underrated.")
+    services.post_create(limited=False, topic_id=posts.pk, user=bob, body="Farms are underrated.")
     topic_of(alice, title="Farms", body="A topic about them.")
     assert [p.body for p in selectors.post_search("farm")] == ["A topic about them.", "Farms are underrated."]
     assert list(selectors.post_search('"six ones"').values_list("body", flat=True)) == ["I rolled six ones in a row."]

@@ -142,8 +142,10 @@ def assert_no_active_content(tags, allowed_tags):
 @pytest.mark.django_db
 @pytest.mark.parametrize("hostile", HOSTILE)
 def test_hostile_posts_render_harmless_on_the_topic_page(client, alice, bob, general, hostile):
-    topic = services.topic_create(forum_id=general.pk, user=alice, title=hostile[:150], body=f"before\n\n{hostile}")
-    services.post_create(topic_id=topic.pk, user=alice, body=f"nonce-42\n\n{hostile}")
+    topic = services.topic_create(
+        limited=False, forum_id=general.pk, user=alice, title=hostile[:150], body=f"before\n\n{hostile}"
+    )
+    services.post_create(limited=False, topic_id=topic.pk, user=alice, body=f"nonce-42\n\n{hostile}")
     login(client, bob)  # a reader who can quote: the quote data island is on the page too
     page = client.get(topic.get_absolute_url()).content.decode()
     assert "nonce-42" in page

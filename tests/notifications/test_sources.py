@@ -68,11 +68,11 @@ def test_a_rematch_offer_reaches_every_person_asked_and_no_bot(alice, bob, make_
 def test_a_reply_tells_the_others_who_wrote_in_the_topic_but_not_its_author(alice, bob, make_user):
     carol, dave = make_user("carol"), make_user("dave")
     general = Forum.objects.get(slug="general")
-    topic = forums.topic_create(forum_id=general.pk, user=alice, title="Best opening?", body="Thoughts?")
-    forums.post_create(topic_id=topic.pk, user=bob, body="Corners first.")
+    topic = forums.topic_create(limited=False, forum_id=general.pk, user=alice, title="Best opening?", body="Thoughts?")
+    forums.post_create(limited=False, topic_id=topic.pk, user=bob, body="Corners first.")
     assert texts(alice) == ["bob replied in “Best opening?”."]
     assert texts(bob) == []
-    reply = forums.post_create(topic_id=topic.pk, user=carol, body="Edges!")
+    reply = forums.post_create(limited=False, topic_id=topic.pk, user=carol, body="Edges!")
     assert texts(bob) == ["carol replied in “Best opening?”."]
     assert texts(alice) == ["bob replied in “Best opening?”."]  # one unread per topic at a time
     assert texts(dave) == [] and texts(carol) == []
@@ -81,12 +81,12 @@ def test_a_reply_tells_the_others_who_wrote_in_the_topic_but_not_its_author(alic
 
 def test_a_reply_after_reading_is_told_again(alice, bob, client):
     general = Forum.objects.get(slug="general")
-    topic = forums.topic_create(forum_id=general.pk, user=alice, title="Dice odds", body="Anyone?")
-    forums.post_create(topic_id=topic.pk, user=bob, body="One in six.")
+    topic = forums.topic_create(limited=False, forum_id=general.pk, user=alice, title="Dice odds", body="Anyone?")
+    forums.post_create(limited=False, topic_id=topic.pk, user=bob, body="One in six.")
     drain_worker()
     client.force_login(alice)
     client.post("/notifications/read-all/")
-    forums.post_create(topic_id=topic.pk, user=bob, body="Unless loaded.")
+    forums.post_create(limited=False, topic_id=topic.pk, user=bob, body="Unless loaded.")
     drain_worker()
     assert Notification.objects.filter(user=alice, read=False).count() == 1
     assert Notification.objects.filter(user=alice).count() == 2
