@@ -22,6 +22,11 @@ from . import ratelimits, selectors, services
 from .forms import MoveForm, PostEditForm, PostForm, ReasonForm, SearchForm, TopicForm
 
 RATE_LIMITED = 429
+SEARCH_STOPPED = 503
+SEARCH_TOO_SLOW = (
+    "This search took too long and was stopped: the forum may be busy. Try again in a moment, "
+    "or with a less common word."
+)
 
 
 def _forum_or_404(slug):
@@ -240,9 +245,20 @@ def search(request):
         if refusal:
             context["refusal"], status = refusal, RATE_LIMITED
         else:
-            page = paginate(selectors.post_search(query), selectors.POSTS_PER_PAGE, request.GET.get("page"))
+            page, status = _search_page(query, request.GET.get("page"), context)
     context["page"] = page
     return render(request, "forums/search.html", context, status=status)
+
+
+def _search_page(query, number, context):
+    """One page of results for ``query`` as (page, status): a 503 when the database stopped
+    the search for taking too long (the reason in ``context["refusal"]``)."""
+    try:
+        page = paginate(selectors.search_results(query), selectors.POSTS_PER_PAGE, number)
+    except selectors.SearchTimedOut:
+        context["refusal"] = SEARCH_TOO_SLOW
+        return None, SEARCH_STOPPED
+    return page, 200
 
 
 # --- Moderation ----------------------------------------------------------------------------

@@ -404,6 +404,8 @@ LOGGING = {
 # address is the peer's, or taken through TRUSTED_PROXY_COUNT proxies of our own.
 SOCKETS_PER_ADDRESS = env.int("SOCKETS_PER_ADDRESS", default=100)
 SITE_NAME = "Territory Games"
+# Forum search: PostgreSQL stops a search's statement after FORUM_SEARCH_TIMEOUT_MS.
+FORUM_SEARCH_TIMEOUT_MS = env.int("FORUM_SEARCH_TIMEOUT_MS", default=2500)
 # Live games: seconds per move; correspondence: days per move.
 LIVE_SECONDS_DEFAULT = 90
 CORRESPONDENCE_DAYS_DEFAULT = 3
