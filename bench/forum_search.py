@@ -189,7 +189,8 @@ def concurrently(work, items: list[str], searchers: int, each: int) -> tuple[lis
     start = threading.Barrier(searchers)
 
     def searcher(n: int) -> tuple[list[float], Counter]:
-        times, outcomes = [], Counter()
+        times: list[float] = []
+        outcomes: Counter[object] = Counter()
         try:
             start.wait()
             for i in range(each):
