@@ -132,8 +132,22 @@ def document_frequencies(words: list[str]) -> dict[str, float]:
     return {w: sum(w in s for s in sets) / len(sets) for w in words}
 
 
+def stop_words(words: list[str]) -> set[str]:
+    """The words PostgreSQL's English configuration leaves out of every search ("such", "would")."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT w FROM unnest(%s::text[]) AS w WHERE numnode(plainto_tsquery('english'::regconfig, w)) = 0",
+            [words],
+        )
+        return {row[0] for row in cursor.fetchall()}
+
+
 def pick_queries(words: list[str], share: dict[str, float]) -> list[tuple[str, str]]:
-    """Searches with a known share of posts matching."""
+    """Searches with a known share of posts matching (of the words a search looks for)."""
+    ignored = stop_words(words)
+    words = [w for w in words if w not in ignored]
 
     def near(target: float) -> str:
         return min(words, key=lambda w: abs(share[w] - target))
