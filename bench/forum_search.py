@@ -316,6 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     # Measured here: the search itself. The throttle's cache round trip still runs.
     ratelimits.SEARCH_RATE = "1000000/m"
     info = machine()
+    load_start = os.getloadavg()[0]
     old_name, name = create_database()
     with connection.cursor() as cursor:
         cursor.execute("SHOW server_version")
@@ -348,6 +349,7 @@ def main(argv: list[str] | None = None) -> int:
         connection.close()
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
+    info["load"] = f"{load_start:.2f} and {os.getloadavg()[0]:.2f}"
     body = report(info, database, args.posts, len(words), seeded_s, rows, before, concurrency, args.searchers)
     if not args.no_write:
         write_section(DOC, "forum-search", "Forum search", body)
@@ -394,6 +396,8 @@ def report(info, database, posts, words, seeded_s, rows, before, concurrency, se
         "",
         f"Pages: {answered}. Reads today against before: p50 {after_p50 / before_p50:.2f}, "
         f"p99 {after_p99 / before_p99:.2f} of the former times (the two interleaved, before-after-after-before).",
+        "",
+        f"Load average (1 minute) at the start and the end of the run: {info['load']}.",
     ]
     return "\n".join(lines)
 
