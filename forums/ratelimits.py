@@ -1,6 +1,7 @@
 """How often one person may post: one post every 15 seconds and 30 an hour, over a sliding
-window (``portal.rate_limits``), so no two posts are ever less than 15 seconds apart. And how
-often one person, or one client address when signed out, may search (django-ratelimit).
+window (``portal.rate_limits``), so no two posts are ever less than 15 seconds apart. How
+often one person, or one client address when signed out, may search (django-ratelimit), and
+how many searches one server process runs at once, whoever asks (``search_place``).
 
 The posting limit is the services' (``forums.services``): every topic and reply counts,
 whoever opens it (the forum's pages, a match's discussion, a tournament's announcement). A
@@ -15,9 +16,11 @@ the cache unreachable, posts go through unthrottled.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from django.conf import settings
 from django_ratelimit.core import get_usage
 
 from portal.rate_limits import Attempt, Rate, Refusal, SlidingWindow, wait_words
@@ -69,3 +72,35 @@ def search_refusal(request) -> str | None:
         return None
     wait = _wait(usage["time_left"])
     return f"You are searching too quickly: the forum takes 20 searches a minute. Try again in {wait}."
+
+
+# Seconds a search refused for want of a place is told to wait (Retry-After): about a search's length.
+SEARCH_BUSY_RETRY_SECONDS = 2
+SEARCH_BUSY = "The forum is answering many searches at the moment. Try again in a few seconds."
+
+_places_lock = threading.Lock()
+_places: dict[int, threading.BoundedSemaphore] = {}
+
+
+def _search_places(size: int) -> threading.BoundedSemaphore:
+    with _places_lock:
+        if size not in _places:
+            _places[size] = threading.BoundedSemaphore(size)
+        return _places[size]
+
+
+@contextmanager
+def search_place():
+    """Hold one of this process's ``FORUM_SEARCHES_AT_ONCE`` places for searching while the
+    block runs, waiting up to ``FORUM_SEARCH_WAIT_SECONDS`` for one to come free. Yields True
+    with a place, False without one (the search must not run: refuse it with SEARCH_BUSY).
+
+    Each search holds a database connection while it runs; the bound keeps searches from
+    taking the whole pool (the pages, sockets and moves share it) however many arrive."""
+    places = _search_places(max(1, settings.FORUM_SEARCHES_AT_ONCE))
+    held = places.acquire(timeout=max(0.0, settings.FORUM_SEARCH_WAIT_SECONDS))
+    try:
+        yield held
+    finally:
+        if held:
+            places.release()

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from contextlib import contextmanager
 
 from django.conf import settings
-from django.contrib.postgres.search import SearchQuery, SearchRank
-from django.db.models import Count, DateTimeField, ExpressionWrapper, F, OuterRef, Q, Subquery
+from django.contrib.postgres.fields import ArrayField
+from django.db import OperationalError, connection, transaction
+from django.db.models import BigIntegerField, Count, F, Func, OuterRef, Q, Subquery, Value
 
 from .models import Forum, ModerationLog, Post, Topic
 
@@ -130,49 +131,128 @@ SEARCH_CANDIDATES = 1000
 SEARCH_RECENT = 5000
 
 
-def post_search(query: str):
+class SearchTimedOut(Exception):
+    """A search ran past ``FORUM_SEARCH_TIMEOUT_MS`` and PostgreSQL stopped it."""
+
+
+class SearchResults:
+    """The posts a search found, best first, for a ``Paginator``: the ranked ids are read
+    once, so the count costs no query and a page reads only its own posts."""
+
+    def __init__(self, ids: list[int]):
+        self.ids = ids
+
+    def count(self) -> int:
+        return len(self.ids)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __getitem__(self, key):
+        if not isinstance(key, slice):
+            return self[key : key + 1 or None][0]
+        ids = self.ids[key]
+        posts = Post.objects.select_related("topic", "topic__forum", "author").in_bulk(ids)
+        return [posts[i] for i in ids if i in posts]
+
+
+def search_results(query: str) -> SearchResults:
     """Visible posts matching ``query``, best first, among the newest ``SEARCH_CANDIDATES``
-    that match.
+    that match (see ``post_search``), as the search page shows them.
+
+    Raises ``SearchTimedOut`` when PostgreSQL stops a statement of the search after
+    ``FORUM_SEARCH_TIMEOUT_MS``."""
+    return SearchResults(_ranked_ids((query or "").strip()))
+
+
+def post_search(query: str):
+    """The posts of ``search_results(query)``, in its order, as a query set.
 
     PostgreSQL: full-text search over the post and its topic's title (English stemming,
     web-search syntax: "quoted phrases", -excluded words, or), on the posts' stored search
     vectors and their GIN index (migration 0003), ranked with the title above the body.
     SQLite: every word must appear in the post or its title, case-insensitively; newest first.
     """
-    query = (query or "").strip()
-    posts = Post.objects.filter(VISIBLE_POST).select_related("topic", "topic__forum", "author")
+    ids = _ranked_ids((query or "").strip())
+    posts = Post.objects.filter(id__in=ids).select_related("topic", "topic__forum", "author")
+    if not settings.USING_POSTGRES:
+        return posts.order_by("-created_at", "-id")
+    position = Func(Value(ids, output_field=ArrayField(BigIntegerField())), F("id"), function="array_position")
+    return posts.order_by(position)
+
+
+def _ranked_ids(query: str) -> list[int]:
     if not query:
-        return posts.none()
-    matching = Post.objects.filter(VISIBLE_POST)
-    if settings.USING_POSTGRES:
-        search = SearchQuery(query, search_type="websearch", config="english")
-        return (
-            posts.filter(id__in=_newest_matches(matching.filter(search_vector=search)))
-            .annotate(rank=SearchRank(F("search_vector"), search))
-            .order_by("-rank", "-created_at", "-id")
-        )
-    for word in query.split()[:10]:
-        matching = matching.filter(Q(body__icontains=word) | Q(topic__title__icontains=word))
-    newest = matching.order_by("-created_at", "-id").values("id")[:SEARCH_CANDIDATES]
-    return posts.filter(id__in=newest).order_by("-created_at", "-id")
+        return []
+    if not settings.USING_POSTGRES:
+        matching = Post.objects.filter(VISIBLE_POST)
+        for word in query.split()[:10]:
+            matching = matching.filter(Q(body__icontains=word) | Q(topic__title__icontains=word))
+        return list(matching.order_by("-created_at", "-id").values_list("id", flat=True)[:SEARCH_CANDIDATES])
+    params = {"query": query, "candidates": SEARCH_CANDIDATES, "recent": SEARCH_RECENT}
+    with _time_limit(settings.FORUM_SEARCH_TIMEOUT_MS) as cursor:
+        cursor.execute(_SEARCH, params)
+        return [row[0] for row in cursor.fetchall()]
 
 
-def _newest_matches(matching) -> list[int]:
-    """The ids of the newest ``SEARCH_CANDIDATES`` posts of ``matching``, read the cheap way
-    for how common the words are (PostgreSQL's estimate of that misleads it, phrases above all).
+# The newest SEARCH_CANDIDATES matches, read the cheap way for how common the words are
+# (PostgreSQL's estimate of that misleads it, phrases above all). Testing a post against the
+# search means reading its vector, so: first the newest SEARCH_RECENT posts, one by one in
+# the date index's order, stopping at the SEARCH_CANDIDATES-th match (a common word stops
+# early: a word in nine posts of ten, after about 1,100). If they hold fewer, the matches
+# are few enough to take every one from the GIN index and keep the newest; that order is by
+# an expression, so that PostgreSQL cannot walk the date index instead, testing post after
+# post for a rare phrase.
+_TSQUERY = "websearch_to_tsquery('english'::regconfig, %(query)s)"  # as SearchQuery(search_type="websearch")
+_NEWEST_RECENT = """
+    SELECT r.id, r.created_at, r.search_vector
+    FROM (
+        SELECT id, created_at, search_vector, hidden_at, topic_id FROM forums_post
+        ORDER BY created_at DESC, id DESC LIMIT %(recent)s
+    ) AS r
+    JOIN forums_topic AS t ON t.id = r.topic_id
+    WHERE r.hidden_at IS NULL AND t.hidden_at IS NULL AND r.search_vector @@ {tsquery}
+    ORDER BY r.created_at DESC, r.id DESC LIMIT %(candidates)s"""
+_NEWEST_ANY = """
+    SELECT p.id, p.created_at, p.search_vector
+    FROM forums_post AS p JOIN forums_topic AS t ON t.id = p.topic_id
+    WHERE p.hidden_at IS NULL AND t.hidden_at IS NULL AND p.search_vector @@ {tsquery}
+    ORDER BY p.created_at + interval '0' DESC, p.id DESC LIMIT %(candidates)s"""
+# Both in one statement (the second runs only when the first found too few), and then only
+# those candidates are ranked, from the vectors already read: the title's words (weight A)
+# above the body's, then the newest first (as SearchRank's ts_rank).
+_RANKED = """
+WITH recent AS MATERIALIZED ({recent}),
+candidates AS (
+    SELECT * FROM recent WHERE (SELECT count(*) FROM recent) = %(candidates)s
+    UNION ALL
+    SELECT * FROM ({any}) AS every WHERE (SELECT count(*) FROM recent) < %(candidates)s
+)
+SELECT c.id FROM candidates AS c
+ORDER BY ts_rank(c.search_vector, {tsquery}) DESC, c.created_at DESC, c.id DESC"""
+_SEARCH = _RANKED.replace("{recent}", _NEWEST_RECENT).replace("{any}", _NEWEST_ANY).replace("{tsquery}", _TSQUERY)
 
-    Testing a post against the search means reading its vector, so: first the newest
-    ``SEARCH_RECENT`` posts, one by one; if they hold enough matches (a common word), those
-    are the answer. Otherwise the matches are few enough to take every one from the index
-    and keep the newest; the order is by an expression, so that PostgreSQL cannot walk the
-    date index instead, testing post after post for a rare phrase."""
-    newest = ("-created_at", "-id")
-    recent = Post.objects.order_by(*newest).values("id")[:SEARCH_RECENT]
-    found = list(matching.filter(id__in=recent).order_by(*newest).values_list("id", flat=True)[:SEARCH_CANDIDATES])
-    if len(found) == SEARCH_CANDIDATES:
-        return found
-    by_date = ExpressionWrapper(F("created_at") + timedelta(0), output_field=DateTimeField())
-    return list(matching.order_by(by_date.desc(), F("id").desc()).values_list("id", flat=True)[:SEARCH_CANDIDATES])
+
+@contextmanager
+def _time_limit(milliseconds: int):
+    """A cursor in a transaction whose statements PostgreSQL stops after ``milliseconds``
+    each (``SearchTimedOut``); the limit ends with the block (SET LOCAL, restored)."""
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT current_setting('statement_timeout'), set_config('statement_timeout', %s, true)",
+                [f"{int(milliseconds)}ms"],
+            )
+            before = cursor.fetchone()[0]
+            yield cursor
+            cursor.execute("SELECT set_config('statement_timeout', %s, true)", [before])
+    except OperationalError as error:
+        if getattr(error.__cause__, "sqlstate", None) == QUERY_CANCELED:
+            raise SearchTimedOut from error
+        raise
+
+
+QUERY_CANCELED = "57014"  # PostgreSQL's SQLSTATE for a statement stopped by statement_timeout
 
 
 def forum_feed_posts(forum, limit: int = FEED_ITEMS):

@@ -24,6 +24,11 @@ from . import ratelimits, selectors, services
 from .forms import MoveForm, PostEditForm, PostForm, ReasonForm, SearchForm, TopicForm
 
 RATE_LIMITED = 429
+SEARCH_STOPPED = 503
+SEARCH_TOO_SLOW = (
+    "This search took too long and was stopped: the forum may be busy. Try again in a moment, "
+    "or with a less common word."
+)
 
 
 @contextmanager
@@ -243,14 +248,34 @@ def search(request):
         "query_prefix": urlencode({"q": query}) + "&",
         "search_cap": selectors.SEARCH_CANDIDATES,
     }
+    retry_after = None
     if query:
         refusal = ratelimits.search_refusal(request)
         if refusal:
             context["refusal"], status = refusal, RATE_LIMITED
         else:
-            page = paginate(selectors.post_search(query), selectors.POSTS_PER_PAGE, request.GET.get("page"))
+            page, status, retry_after = _search_page(query, request.GET.get("page"), context)
     context["page"] = page
-    return render(request, "forums/search.html", context, status=status)
+    response = render(request, "forums/search.html", context, status=status)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
+
+
+def _search_page(query, number, context):
+    """One page of results for ``query`` as (page, status, Retry-After seconds or None): a 429
+    when every place for searching in this process is taken, a 503 when the database stopped
+    the search for taking too long (the reason in ``context["refusal"]`` for both)."""
+    with ratelimits.search_place() as admitted:
+        if not admitted:
+            context["refusal"] = ratelimits.SEARCH_BUSY
+            return None, RATE_LIMITED, ratelimits.SEARCH_BUSY_RETRY_SECONDS
+        try:
+            page = paginate(selectors.search_results(query), selectors.POSTS_PER_PAGE, number)  # read here
+        except selectors.SearchTimedOut:
+            context["refusal"] = SEARCH_TOO_SLOW
+            return None, SEARCH_STOPPED, None
+    return page, 200, None
 
 
 # --- Moderation ----------------------------------------------------------------------------

@@ -452,6 +452,13 @@ SOCKETS_PER_ADDRESS = env.int("SOCKETS_PER_ADDRESS", default=100)
 # that message may still write, without a query on every move.
 SOCKET_RECHECK_SECONDS = env.float("SOCKET_RECHECK_SECONDS", default=30.0)
 SITE_NAME = "Territory Games"
+# Forum search: at most this many searches run at once in one server process (a search past
+# them waits up to FORUM_SEARCH_WAIT_SECONDS for a place, then gets a 429), so searches alone
+# can never hold the whole database pool; PostgreSQL stops any statement of a search after
+# FORUM_SEARCH_TIMEOUT_MS.
+FORUM_SEARCHES_AT_ONCE = env.int("FORUM_SEARCHES_AT_ONCE", default=4)
+FORUM_SEARCH_WAIT_SECONDS = env.float("FORUM_SEARCH_WAIT_SECONDS", default=1.0)
+FORUM_SEARCH_TIMEOUT_MS = env.int("FORUM_SEARCH_TIMEOUT_MS", default=2500)
 # Live games: seconds per move; correspondence: days per move.
 LIVE_SECONDS_DEFAULT = 90
 CORRESPONDENCE_DAYS_DEFAULT = 3

@@ -66,6 +66,8 @@ def test_a_rare_word_is_found_through_the_gin_index_of_stored_vectors(alice, top
         assert found("rivers") == {"A post about rivers."}
     index_reads = []
     for query in ran.captured_queries:
+        if not query["sql"].lstrip().upper().startswith(("SELECT", "WITH")):
+            continue  # the savepoint around the search's time limit
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute("SET LOCAL enable_seqscan = off")  # a tiny table: ask what the planner can use
             cursor.execute(f"EXPLAIN {query['sql']}")

@@ -22,7 +22,8 @@ def clock(monkeypatch):
     return state
 
 
-def test_five_tournaments_an_hour_then_the_creator_is_told_when_to_try_again(alice, bob, clock):
+def test_five_tournaments_an_hour_then_the_creator_is_told_when_to_try_again(alice, bob, clock, settings):
+    settings.MAX_OPEN_TOURNAMENTS_PER_PERSON = 10  # the cap on open ones is another rule
     for n in range(5):
         announce(alice, name=f"Cup {n}")
         clock.now += 60
