@@ -10,9 +10,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games import services
-from games.bot_runner import runner
 from games.models import Match
 from games.services import MatchError
+from tests.conftest import drain_worker
 
 from .helpers import fresh, play_turn
 
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def against_bots(user, game="dice-territory", num_players=3) -> Match:
     match = services.match_create(user=user, game=game, num_players=num_players, rated=False, speed="untimed")
     services.match_seat_bot(match_id=match.pk, user=user, bot="random")
-    assert runner.wait_idle(timeout=30)
+    drain_worker()
     return fresh(match.pk)
 
 
@@ -38,14 +38,14 @@ def test_the_last_person_resigning_ends_the_match_at_once_instead_of_the_bots_pl
     assert seats[0].resigned and not seats[0].bot_takeover, "no bot takes the seat over"
     assert seats[0].place == 3, "the person who left is last"
     assert 1 in {s.place for i, s in seats.items() if i}
-    assert runner.wait_idle(timeout=30)
+    drain_worker()
     assert fresh(match.pk).moves.count() == moves_before, "no bot moved after the person left"
 
 
 def test_the_last_person_running_out_of_time_ends_the_match(alice):
     match = services.match_create(user=alice, game="dice-territory", num_players=3, seconds_per_move=60)
     services.match_seat_bot(match_id=match.pk, user=alice, bot="random")
-    assert runner.wait_idle(timeout=30)
+    drain_worker()
     match = fresh(match.pk)
     assert match.to_move == 0 and match.deadline is not None
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
@@ -69,7 +69,7 @@ def test_the_bots_play_on_while_another_person_is_still_playing_and_stop_when_th
     rng = random.Random(3)
     for _ in range(3):
         play_turn(match.pk, {1: bob}, rng)
-        assert runner.wait_idle(timeout=30)
+        drain_worker()
 
     services.match_resign(match_id=match.pk, user=bob)
     match = fresh(match.pk)
@@ -89,7 +89,7 @@ def test_a_match_with_nobody_but_bots_is_not_played(alice):
     assert match.status == Match.Status.FINISHED and match.end_reason == "no person playing"
     assert not match.rated
     assert [s.place for s in match.seats.order_by("index")] == [1, 1]
-    assert runner.wait_idle(timeout=30)
+    drain_worker()
     assert not fresh(match.pk).moves.filter(seat__isnull=False).exists(), "no bot moved"
 
 
