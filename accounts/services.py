@@ -7,6 +7,13 @@ import live
 from .models import User
 
 
+def user_lock(*, user) -> None:
+    """Lock the person's account row until the transaction ends, so two requests of theirs at
+    once count what they already have one after the other (the caps on open matches, bot
+    matches, tournaments and challenges)."""
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+
+
 def user_update_bio(*, user: User, bio: str) -> User:
     user.bio = bio.strip()
     user.full_clean(exclude=["password"])

@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.services import user_lock
 from games import services as match_services
 from games.models import Match
 from games.services import MatchError
@@ -116,7 +117,7 @@ def challenge_create(*, user, to, **terms) -> Challenge:
     with transaction.atomic():
         # The challenger's row is locked first, so two challenges at once cannot both slip
         # under the limit.
-        list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+        user_lock(user=user)
         waiting = Challenge.objects.filter(challenger=user, state=State.PENDING, expires_at__gt=now)
         if waiting.filter(challenged=to).exists():
             raise ChallengeError(

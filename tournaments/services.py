@@ -31,6 +31,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 import live
+from accounts.services import user_lock
 from forums import services as forum_services
 from forums.models import GENERAL_SLUG, Forum, Topic
 from games import services as game_services
@@ -201,7 +202,7 @@ def _check_open_tournaments_of(user) -> None:
     entries or being played) that one person may run. Their account row is locked first, so
     two requests at once cannot both slip under the cap."""
     limit = settings.MAX_OPEN_TOURNAMENTS_PER_PERSON
-    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    user_lock(user=user)
     not_over = Tournament.objects.filter(
         creator=user, status__in=[Tournament.Status.REGISTRATION, Tournament.Status.RUNNING]
     )

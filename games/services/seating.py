@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import live
+from accounts.services import user_lock
 
 from .. import selectors
 from ..bots import get_bot
@@ -135,7 +136,7 @@ def _check_open_matches_of(user) -> None:
     """Refuse a new match to someone who already has the most open ones allowed. Their
     account row is locked first, so two requests at once cannot both slip under the cap."""
     limit = settings.MAX_OPEN_MATCHES_PER_PERSON
-    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    user_lock(user=user)
     if Match.objects.filter(creator=user, status=Match.Status.OPEN).count() >= limit:
         raise MatchError(
             f"You already have {limit} matches waiting for players, the most one person may open: "
@@ -260,7 +261,7 @@ def _check_bot_matches_of(user, match: Match) -> None:
     (open or being played, made by them): bots think on the site's shared workers. Their
     account row is locked first, so two requests at once cannot both slip under the cap."""
     limit = settings.MAX_BOT_MATCHES_PER_PERSON
-    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    user_lock(user=user)
     going = (
         Match.objects.filter(
             creator=user, status__in=[Match.Status.OPEN, Match.Status.ACTIVE], seats__user__is_bot=True
