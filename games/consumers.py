@@ -69,7 +69,24 @@ class MatchConsumer(JsonSocket):
 
     # -- frames from the client --------------------------------------------------------
     async def frame_act(self, frame):
-        await self._serve(services.match_act, ack=True, action=frame.get("action"), version=frame.get("version"))
+        action, version = frame.get("action"), frame.get("version")
+        if not services.owner.enabled():
+            await self._serve(services.match_act, ack=True, action=action, version=version)
+            return
+        # On PostgreSQL the move is taken in this process's room of the match, on the loop.
+        if not await self.still_signed_in():
+            return
+        outbox = live.Outbox()
+        try:
+            result, error = (
+                await services.owner.act(
+                    match_id=self.match_id, user=self.user, action=action, version=version, outbox=outbox
+                ),
+                None,
+            )
+        except ServiceError as exc:
+            result, error = None, exc
+        await self._answer(result, error, outbox, ack=True)
 
     async def frame_snapshot(self, frame):
         await self.send_snapshot(force=True)
@@ -112,6 +129,9 @@ class MatchConsumer(JsonSocket):
         if ran is None:
             return  # signed out meanwhile: refused, and the socket closed
         result, error = ran
+        await self._answer(result, error, outbox, ack=ack)
+
+    async def _answer(self, result, error: ServiceError | None, outbox: live.Outbox, *, ack: bool) -> None:
         if error is None:
             await self._send_own_update(outbox)
             if ack:
@@ -141,6 +161,14 @@ class MatchConsumer(JsonSocket):
     async def match_updated(self, event):
         if event["version"] <= self.sent_version:
             return  # already sent (a snapshot asked for meanwhile may be newer)
+        # The first socket of this process to see the update keeps the match's state here
+        # current, before its page can answer it.
+        if services.owner.enabled():
+            services.owner.advance(event)
+        elif event.get("catch_up"):
+            catch_up = event["catch_up"]
+            before = (catch_up["from_version"], catch_up["from_moves"])
+            state_cache.advance(int(self.match_id), *before, event["version"], catch_up["actions"])
         seat = event["players"].get(self.user_key) if self.user_key else None
         if seat is not None and not event["seats"]:
             # Seated since this socket joined the spectators (a seat taken in another tab):
@@ -153,10 +181,6 @@ class MatchConsumer(JsonSocket):
         text = event["spectator"] if seat is None else event["seats"][seat]
         self.sent_version = event["version"]
         await self.send(text_data=text)
-        catch_up = event.get("catch_up")
-        if catch_up:  # the first socket of this process to see the update keeps its state current
-            before = (catch_up["from_version"], catch_up["from_moves"])
-            state_cache.advance(int(self.match_id), *before, event["version"], catch_up["actions"])
 
     async def match_takeback(self, event):
         """A request to take back a move was asked or answered: public to every audience. The

@@ -26,6 +26,7 @@ class CatchUp(TypedDict):
     from_version: int
     from_moves: int
     actions: list[str]
+    deadline: str | None  # when the seat now to move runs out of time (ISO 8601), if it can
 
 
 class MatchUpdated(TypedDict):

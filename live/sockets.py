@@ -219,6 +219,22 @@ class JsonSocket(AsyncWebsocketConsumer):
             return None
         return ran[0]
 
+    async def still_signed_in(self) -> bool:
+        """Whether this socket's person is still signed in, for a write that runs on the loop
+        (``as_signed_in``'s check, on its own: one query at most every
+        ``SOCKET_RECHECK_SECONDS``). If not, the frame gets a ``signed_out`` error and the
+        socket closes."""
+        credentials = self.credentials
+        now = time.monotonic()
+        if credentials is None or now - self._checked_at < settings.SOCKET_RECHECK_SECONDS:
+            return True
+        valid = await db(credentials.still_valid)()
+        self._checked_at = now
+        if not valid:
+            await self.send_error("signed_out", SIGNED_OUT_MESSAGE)
+            await self.sign_out()
+        return valid
+
     async def sockets_revoked(self, event) -> None:
         """The person's sign-in ended: every socket of theirs closes, or those of one session."""
         session = event.get("session")

@@ -130,6 +130,9 @@ USING_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
 # Threads of one ASGI process that run the sockets' database calls (games.consumers); HTTP
 # requests run in threads of their own. Each borrows a connection from the pool per call.
 DB_THREADS = env.int("DB_THREADS", default=4)
+# The event loop's own connections on PostgreSQL (``live.pg``: the sockets' moves), beside
+# Django's pool.
+LIVE_DB_POOL_MAX_SIZE = env.int("LIVE_DB_POOL_MAX_SIZE", default=4)
 if USING_POSTGRES:
     # Django's pool (psycopg_pool), bounded per process; persistent connections stay off
     # under ASGI: the executor's threads do not reuse them (Django ticket 33497) and they

@@ -12,11 +12,13 @@ import threading
 import time
 
 import pytest
+import pytest_asyncio
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from accounts.services import user_confirm_email
 from games import state_cache
+from live import pg
 
 DEMO_PASSWORD = "a-long-test-password-42"
 CHROMIUM = "/usr/bin/chromium"
@@ -117,6 +119,13 @@ def _fresh_state(settings):
     yield
     drain_worker()
     state_cache.forget_all()
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def _live_connections_closed():
+    """The event loop's own database connections (``live.pg``) end with the test's loop."""
+    yield
+    await pg.close()
 
 
 @pytest.fixture

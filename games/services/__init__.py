@@ -8,6 +8,7 @@ the live path is down) and ``takebacks``. Each service that a socket calls takes
 committed. The public names are re-exported here: ``from games import services``.
 """
 
+from . import owner
 from .chat import CHAT_LIMIT, CHAT_RATE, can_chat, chat_notice, chat_post, match_broadcast
 from .clocks import match_check_clock, match_timeout
 from .outages import OUTAGE_NOTICE, clocks_may_run, clocks_stopped, outage_begin, outage_end
@@ -31,6 +32,7 @@ from .takebacks import TakebackResult, takeback_answer, takeback_request
 from .writes import TAKEOVER_BOT, MatchError
 
 __all__ = [
+    "owner",
     "CHAT_LIMIT",
     "CHAT_RATE",
     "OUTAGE_NOTICE",

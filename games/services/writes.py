@@ -263,12 +263,17 @@ def _publish_update(
     match: Match, outbox: live.Outbox, seats: list[Seat] | None, state, new_moves: list | None, *, rewound: bool
 ) -> None:
     """Build the new version's payloads once, here, for every socket of the match: sockets
-    forward them and run no query. The players' group gets every audience's text (a player
-    who left watches as a spectator); the spectators' only theirs."""
+    forward them and run no query."""
     if seats is None:
         seats = seats_of(match)
     if state is None:
         state = state_cache.load(match)
+    send_update(outbox, update_event(match, seats, state, new_moves, rewound=rewound))
+
+
+def update_event(match: Match, seats: list[Seat], state, new_moves: list | None, *, rewound: bool) -> MatchUpdated:
+    """The ``match.updated`` event of the version ``match`` is at: every audience's text, and
+    for the other processes' copies of the match how to catch up (``games.rooms``)."""
     payloads = audience_payloads(match, seats, state, new_moves)
     actions = [action for _, _, action in new_moves or ()]
     catch_up: CatchUp | None = None  # moves were taken back: no appending catches up
@@ -277,9 +282,10 @@ def _publish_update(
             "from_version": match.version - 1,
             "from_moves": len(state.history) - len(actions),
             "actions": actions,
+            "deadline": match.deadline.isoformat() if match.deadline else None,
         }
     turn = match.to_move if match.status == Match.Status.ACTIVE else None
-    everyone: MatchUpdated = {
+    return {
         "type": MATCH_UPDATED,
         "version": payloads["version"],
         "spectator": payloads["spectator"],
@@ -289,8 +295,13 @@ def _publish_update(
         "match_id": match.pk,
         "to_move": turn,
     }
-    outbox.send(match_players_group(match.pk), everyone)
-    outbox.send(match_group(match.pk), {**everyone, "seats": []})
+
+
+def send_update(outbox: live.Outbox, event: MatchUpdated) -> None:
+    """The players' group gets every audience's text (a player who left watches as a
+    spectator); the spectators' only theirs."""
+    outbox.send(match_players_group(event["match_id"]), event)
+    outbox.send(match_group(event["match_id"]), {**event, "seats": []})
 
 
 def final_places(state, seats: list[Seat]) -> list[int]:
