@@ -152,13 +152,17 @@ def new_moves_json(match: Match, state, new_moves: list[tuple[int, int | None, s
     ]
 
 
-def audience_payloads(match: Match, seats: list[Seat], state, new_moves: list | None = None) -> dict:
+def audience_payloads(
+    match: Match, seats: list[Seat], state, new_moves: list | None = None, seats_part: list[dict] | None = None
+) -> dict:
     """Every audience's snapshot of one version, serialised once, from what the writer holds
     (no query): ``spectator`` (JSON text), ``seats`` (one JSON text per seat; None for a seat
     whose player left, who now watches as a spectator), ``players`` (user id as text -> seat).
 
-    This is what ``match.updated`` carries: each socket forwards its own audience's text."""
-    seats_part = seats_json(match, seats)
+    This is what ``match.updated`` carries: each socket forwards its own audience's text.
+    ``seats_part``: ``seats_json`` of the seats, when the caller holds it already."""
+    if seats_part is None:
+        seats_part = seats_json(match, seats)
     clocks = clock_json(match)
     extra = {}
     if new_moves is not None:

@@ -5,8 +5,9 @@ Django's ORM is synchronous: each call from a socket hops to a database thread a
 the live path that run on every move are plain SQL instead, run here on psycopg's async
 connections (``psycopg_pool.AsyncConnectionPool``, one pool per event loop, so one per server
 process, of at most ``LIVE_DB_POOL_MAX_SIZE`` connections), in autocommit: a statement that
-returned has committed, and ``synchronous_commit`` is the server's (on). psycopg prepares a statement on a connection once it has run it a few
-times (``prepare_threshold``), so a move's statement is parsed and planned once per connection.
+returned has committed, and ``synchronous_commit`` is the server's (on). psycopg prepares a
+statement on a connection once it has run it a few times (``prepare_threshold``), so a move's
+statement is parsed and planned once per connection.
 
 Only on PostgreSQL (``available()``); SQLite keeps the threads. The pool connects as Django
 does (``DATABASES["default"]``, the test database's name included) and is opened on first use.
@@ -19,9 +20,10 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
+import psycopg
 from django.conf import settings
 from django.db import connections
-from psycopg_pool import AsyncConnectionPool
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 POOL_TIMEOUT = 10.0  # seconds a statement waits for a connection before it is refused
 PREPARE_THRESHOLD = 2  # runs of a statement on a connection before psycopg prepares it
@@ -65,12 +67,20 @@ async def _pool():
     return pool
 
 
+class DatabaseUnavailable(Exception):
+    """No connection within ``POOL_TIMEOUT``, or the connection failed: the statement may not
+    have run (or, if the connection broke after it was sent, may have)."""
+
+
 async def execute(sql: str, params: Sequence[Any]) -> int:
     """Run one statement in autocommit; the number of rows it changed."""
-    pool = await _pool()
-    async with pool.connection() as conn, conn.cursor() as cursor:
-        await cursor.execute(sql, params)
-        return cursor.rowcount
+    try:
+        pool = await _pool()
+        async with pool.connection() as conn, conn.cursor() as cursor:
+            await cursor.execute(sql, params)
+            return cursor.rowcount
+    except (PoolTimeout, psycopg.OperationalError) as exc:
+        raise DatabaseUnavailable(str(exc)) from exc
 
 
 async def close() -> None:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 
@@ -45,12 +45,14 @@ from .. import signals, state_cache
 from ..engines import TERMINAL, IllegalAction
 from ..engines.base import State
 from ..models import Match, Seat
+from ..selectors import seats_json
 from .play import ActResult, check_request, match_act, version_and_moves_statement
 from .writes import MatchError, acting_seat, deadline, read_with_seats, resolve_chance, send_update, update_event
 
 MAX_ROOMS = 2048  # matches a process keeps in memory; the least recently played go first
 
 STALE = "The position has changed; here is the current one."
+NOT_SAVED = "Your move could not be saved just now (the database did not answer): try again in a moment."
 
 
 @dataclass(eq=False)
@@ -58,6 +60,11 @@ class Room:
     match: Match
     seats: list[Seat]
     state: State
+    seats_part: list[dict] = field(default_factory=list)  # what the pages show of the seats
+
+    def __post_init__(self) -> None:
+        # The seats of a match being played change only by a change that drops the room.
+        self.seats_part = seats_json(self.match, self.seats)
 
 
 class _Rooms:
@@ -141,6 +148,9 @@ async def act(*, match_id: int, user, action, version, outbox: live.Outbox) -> A
             )
         try:
             applied, event = await _write(room, *decided)
+        except pg.DatabaseUnavailable:
+            rooms.drop(match_id)
+            raise MatchError(NOT_SAVED, "unavailable") from None
         except BaseException:
             rooms.drop(match_id)
             raise
@@ -195,7 +205,9 @@ async def _write(room: Room, state: State, new_moves: list, now: datetime) -> tu
     match.to_move, match.deadline, match.snapshot = written.to_move, written.deadline, written.snapshot
     match.updated_at = now
     room.state = state
-    return [a for _, _, a in new_moves], update_event(match, room.seats, state, new_moves, rewound=False)
+    return [a for _, _, a in new_moves], update_event(
+        match, room.seats, state, new_moves, rewound=False, seats_part=room.seats_part
+    )
 
 
 def advance(event: MatchUpdated) -> None:

@@ -271,10 +271,12 @@ def _publish_update(
     send_update(outbox, update_event(match, seats, state, new_moves, rewound=rewound))
 
 
-def update_event(match: Match, seats: list[Seat], state, new_moves: list | None, *, rewound: bool) -> MatchUpdated:
+def update_event(
+    match: Match, seats: list[Seat], state, new_moves: list | None, *, rewound: bool, seats_part: list | None = None
+) -> MatchUpdated:
     """The ``match.updated`` event of the version ``match`` is at: every audience's text, and
-    for the other processes' copies of the match how to catch up (``games.rooms``)."""
-    payloads = audience_payloads(match, seats, state, new_moves)
+    for the other processes' copies of the match how to catch up (``services.owner``)."""
+    payloads = audience_payloads(match, seats, state, new_moves, seats_part)
     actions = [action for _, _, action in new_moves or ()]
     catch_up: CatchUp | None = None  # moves were taken back: no appending catches up
     if not rewound:

@@ -223,3 +223,34 @@ async def test_the_move_that_ends_the_game_is_scored_on_the_locked_path_and_the_
     assert (await receive(sockets[alice.pk], "error"))["code"] == "finished"
     for ws in sockets.values():
         await ws.disconnect()
+
+
+async def test_a_database_that_does_not_answer_leaves_the_move_unmade_and_the_socket_open(
+    alice,
+    bob,
+    patch_auth,  # noqa: F811
+    monkeypatch,
+):
+    from psycopg_pool import PoolTimeout
+
+    from live import pg
+
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    mover, _ = _players(match, alice, bob)
+    ws, _, _ = await open_socket(patch_auth, match.pk, mover)
+    await receive(ws, "snapshot")
+    legal = await _legal(match)
+
+    async def no_connection():
+        raise PoolTimeout("couldn't get a connection after 10.00 sec")
+
+    with monkeypatch.context() as down:
+        down.setattr(pg, "_pool", no_connection)
+        await _act(ws, legal[0], match.version)
+        error = await _answer(ws)
+    assert error["code"] == "unavailable" and "could not be saved" in error["message"]
+    assert (await sync_to_async(fresh)(match.pk)).version == match.version
+    # The database answers again: the same move, from the same socket, is played.
+    await _act(ws, legal[0], match.version)
+    assert (await _answer(ws))["version"] == match.version + 1
+    await ws.disconnect()
