@@ -105,7 +105,11 @@ def legal_actions_json(match: Match, state, seat: int | None) -> list[dict]:
 
 
 def _payload(match: Match, state, seat: int | None, seats_part: list[dict], clocks: dict) -> dict:
-    view = state.view(None if match.is_over else seat)
+    return {**_shared_payload(match, state, seats_part, clocks), **_own_payload(match, state, seat, seats_part)}
+
+
+def _shared_payload(match: Match, state, seats_part: list[dict], clocks: dict) -> dict:
+    """What every audience's snapshot of one version holds alike."""
     return {
         "id": match.pk,
         "game": match.game,
@@ -116,14 +120,23 @@ def _payload(match: Match, state, seat: int | None, seats_part: list[dict], cloc
         "rated": match.rated,
         "num_players": match.num_players,
         "options": match.options,
-        "seat": seat,
         "seats": seats_part,
-        "seat_names": seat_names([s["username"] for s in seats_part], view.get("seat_colours")),
         "clocks": clocks,
-        "view": view,
-        "legal_actions": legal_actions_json(match, state, seat),
         "moves": len(state.history),
         "takeback": takeback_json(match),
+    }
+
+
+def _own_payload(match: Match, state, seat: int | None, seats_part: list[dict], view: dict | None = None) -> dict:
+    """What one audience's snapshot holds of its own: its seat, its view, its legal actions.
+    ``view``: the view of that audience, when the caller has it already."""
+    if view is None:
+        view = state.view(None if match.is_over else seat)
+    return {
+        "seat": seat,
+        "seat_names": seat_names([s["username"] for s in seats_part], view.get("seat_colours")),
+        "view": view,
+        "legal_actions": legal_actions_json(match, state, seat),
     }
 
 
@@ -153,23 +166,31 @@ def new_moves_json(match: Match, state, new_moves: list[tuple[int, int | None, s
 
 
 def audience_payloads(
-    match: Match, seats: list[Seat], state, new_moves: list | None = None, seats_part: list[dict] | None = None
+    match: Match,
+    seats: list[Seat],
+    state,
+    new_moves: list | None = None,
+    seats_part: list[dict] | None = None,
+    spectator_view: dict | None = None,
 ) -> dict:
     """Every audience's snapshot of one version, serialised once, from what the writer holds
     (no query): ``spectator`` (JSON text), ``seats`` (one JSON text per seat; None for a seat
     whose player left, who now watches as a spectator), ``players`` (user id as text -> seat).
 
-    This is what ``match.updated`` carries: each socket forwards its own audience's text.
-    ``seats_part``: ``seats_json`` of the seats, when the caller holds it already."""
+    This is what ``match.updated`` carries: each socket forwards its own audience's text. What
+    every audience shares is serialised once and each audience's own part joined to it.
+    ``seats_part`` (``seats_json`` of the seats) and ``spectator_view`` (``state.view(None)``):
+    when the caller holds them already."""
     if seats_part is None:
         seats_part = seats_json(match, seats)
-    clocks = clock_json(match)
-    extra = {}
+    shared = _shared_payload(match, state, seats_part, clock_json(match))
     if new_moves is not None:
-        extra["new_moves"] = new_moves_json(match, state, new_moves)
+        shared["new_moves"] = new_moves_json(match, state, new_moves)
+    head = '{"type": "snapshot", ' + json.dumps(shared)[1:-1] + ", "
 
     def text(seat: int | None) -> str:
-        return json.dumps({"type": "snapshot", **_payload(match, state, seat, seats_part, clocks), **extra})
+        view = spectator_view if seat is None or match.is_over else None
+        return head + json.dumps(_own_payload(match, state, seat, seats_part, view))[1:]
 
     texts: list[str | None] = []
     players: dict[str, int] = {}

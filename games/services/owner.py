@@ -206,7 +206,7 @@ async def _write(room: Room, state: State, new_moves: list, now: datetime) -> tu
     match.updated_at = now
     room.state = state
     return [a for _, _, a in new_moves], update_event(
-        match, room.seats, state, new_moves, rewound=False, seats_part=room.seats_part
+        match, room.seats, state, new_moves, rewound=False, seats_part=room.seats_part, spectator_view=match.snapshot
     )
 
 

@@ -272,11 +272,18 @@ def _publish_update(
 
 
 def update_event(
-    match: Match, seats: list[Seat], state, new_moves: list | None, *, rewound: bool, seats_part: list | None = None
+    match: Match,
+    seats: list[Seat],
+    state,
+    new_moves: list | None,
+    *,
+    rewound: bool,
+    seats_part: list | None = None,
+    spectator_view: dict | None = None,
 ) -> MatchUpdated:
     """The ``match.updated`` event of the version ``match`` is at: every audience's text, and
     for the other processes' copies of the match how to catch up (``services.owner``)."""
-    payloads = audience_payloads(match, seats, state, new_moves, seats_part)
+    payloads = audience_payloads(match, seats, state, new_moves, seats_part, spectator_view)
     actions = [action for _, _, action in new_moves or ()]
     catch_up: CatchUp | None = None  # moves were taken back: no appending catches up
     if not rewound:
