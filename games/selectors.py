@@ -97,11 +97,17 @@ def public_takeback(request: dict | None, version: int, status: str) -> dict | N
     }
 
 
+@functools.lru_cache(maxsize=16384)
+def action_label(game: str, action: str) -> str:
+    """``action`` of ``game`` in plain words (a pure function of the two: kept once known)."""
+    return get_game(game).action_label(action)
+
+
 def legal_actions_json(match: Match, state, seat: int | None) -> list[dict]:
     if seat is None or match.status != Match.Status.ACTIVE or state.current_player() != seat:
         return []
-    label = match.engine.action_label
-    return [{"action": action, "label": label(action)} for action in state.legal_actions()]
+    game = match.game
+    return [{"action": action, "label": action_label(game, action)} for action in state.legal_actions()]
 
 
 def _payload(match: Match, state, seat: int | None, seats_part: list[dict], clocks: dict) -> dict:
@@ -158,9 +164,8 @@ def new_moves_json(match: Match, state, new_moves: list[tuple[int, int | None, s
     """Move-list rows for ``new_moves`` (index, seat, action), masked as the whole list is, so
     a page extends its list from the update instead of asking for it again."""
     public = state.public_history()
-    label = match.engine.action_label
     return [
-        {"index": index, "seat": seat, "action": public[index], "label": label(public[index])}
+        {"index": index, "seat": seat, "action": public[index], "label": action_label(match.game, public[index])}
         for index, seat, _ in new_moves
     ]
 
