@@ -109,8 +109,9 @@ PAGE_WARMUP = 0.5
 MIN_SAMPLES, EXTEND = 30, 3
 
 # Targets of the live-play work, on a 2-core machine.
-ALONE_P50_MS = 10.0
+ALONE_P50_MS, ALONE_P99_MS = 10.0, 30.0
 THROUGHPUT_SHARE = 0.5
+SCALE_OUT_GAIN = 1.6  # 1 -> 2 processes, 40 matches
 THINK_P50_MS, THINK_P99_MS = 15.0, 50.0
 SPECTATORS_P99_ADD_MS = 20.0
 PAGE_SHARE, PAGE_P99_MS = 0.5, 100.0
@@ -1208,7 +1209,7 @@ def summarise(results: list[dict]) -> dict:
             "passes": len(rows),
             **{
                 k: median(r.get(k) for r in rows)
-                for k in ("rate", "p50_ms", "p99_ms", "players_p50_ms", "players_p99_ms")
+                for k in ("rate", "p50_ms", "p99_ms", "players_p50_ms", "players_p99_ms", "cpu_ms_per_move")
             },
             "errors": sum(sum(r.get("errors", {}).values()) for r in rows),
             "stalled": sum(r.get("stalled", 0) for r in rows),
@@ -1256,13 +1257,19 @@ def targets(results: list[dict], summary: dict, plan: Plan) -> list[dict]:
     def add(name, measured, ok, miss):
         out.append({"target": name, "measured": measured, "met": ok, "verdict": "met" if ok else f"missed: {miss}"})
 
-    p50 = get("portal:alone:w1", "p50_ms")
-    if p50 is not None:
+    p50, p99 = get("portal:alone:w1", "p50_ms"), get("portal:alone:w1", "p99_ms")
+    if p50 is not None and p99 is not None:
+        misses = []
+        if p50 > ALONE_P50_MS:
+            misses.append(f"p50 {p50 - ALONE_P50_MS:.1f} ms over")
+        if p99 > ALONE_P99_MS:
+            misses.append(f"p99 {p99 - ALONE_P99_MS:.1f} ms over")
         add(
-            f"1 match alone: p50 <= {ALONE_P50_MS:.0f} ms",
-            f"{p50:.1f} ms (baseline {fmt(get('baseline:alone:w1', 'p50_ms'))} ms)",
-            p50 <= ALONE_P50_MS,
-            f"{p50 - ALONE_P50_MS:.1f} ms over ({p50 / ALONE_P50_MS:.1f}x the target)",
+            f"1 match alone: p50 <= {ALONE_P50_MS:.0f} ms and p99 <= {ALONE_P99_MS:.0f} ms",
+            f"p50 {p50:.1f} ms, p99 {p99:.1f} ms (baseline {fmt(get('baseline:alone:w1', 'p50_ms'))} / "
+            f"{fmt(get('baseline:alone:w1', 'p99_ms'))} ms)",
+            not misses,
+            ", ".join(misses),
         )
     share = get("portal:n40:w1", "vs_baseline")
     if share is not None:
@@ -1274,6 +1281,17 @@ def targets(results: list[dict], summary: dict, plan: Plan) -> list[dict]:
             f"{(THROUGHPUT_SHARE - share) * 100:.1f} points short ({THROUGHPUT_SHARE / share:.1f}x needed)"
             if share
             else "no move completed",
+        )
+    cpu, base_cpu = get("portal:n40:w1", "cpu_ms_per_move"), get("baseline:n40:w1", "cpu_ms_per_move")
+    if cpu and base_cpu:
+        # The same goal in the server's CPU time, which the rest of the machine's load disturbs
+        # far less than the rates: a move may cost at most 1 / THROUGHPUT_SHARE broadcasts.
+        share = base_cpu / cpu
+        add(
+            f"40 matches, 1 process: a move's server CPU <= {1 / THROUGHPUT_SHARE:.0f}x a bare broadcast's",
+            f"{cpu:.2f} ms a move vs {base_cpu:.2f} ms a broadcast ({share:.1%} of the baseline's rate per CPU)",
+            share >= THROUGHPUT_SHARE,
+            f"{cpu / base_cpu:.2f}x",
         )
     p50, p99 = get("portal:n40-think:w1", "p50_ms"), get("portal:n40-think:w1", "p99_ms")
     if p50 is not None and p99 is not None:
@@ -1300,10 +1318,11 @@ def targets(results: list[dict], summary: dict, plan: Plan) -> list[dict]:
     portal_gain, base_gain = _gain(results, "portal", "n40"), _gain(results, "baseline", "n40")
     if portal_gain is not None and base_gain is not None:
         add(
-            "1 -> 2 processes (40 matches): the portal gains at least the baseline's ratio",
-            f"portal x{portal_gain:.2f}, baseline x{base_gain:.2f}",
-            portal_gain >= base_gain,
-            f"x{portal_gain:.2f} vs x{base_gain:.2f}",
+            f"1 -> 2 processes (40 matches): the portal gains at least x{SCALE_OUT_GAIN}",
+            f"portal x{portal_gain:.2f}, baseline x{base_gain:.2f} (on 2 cores that also run the clients, "
+            "PostgreSQL and Redis)",
+            portal_gain >= SCALE_OUT_GAIN,
+            f"x{portal_gain:.2f}",
         )
     for key, label, _ in PAGES[1:]:
         for visitor in ("anonymous", "signed in"):
@@ -1360,9 +1379,12 @@ def report(info: dict, versions: dict, plan: Plan, seeded: Seeded, summary: dict
         "",
         "### Moves",
         "",
-        "| Configuration | Processes | Baseline broadcasts/s | Baseline p50 / p99 ms | Portal moves/s "
-        "| Portal p50 / p99 ms | Portal / baseline |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "CPU ms: the server's CPU time (user and system, all its processes, from /proc) over the window "
+        "per completed move or broadcast.",
+        "",
+        "| Configuration | Processes | Baseline broadcasts/s | Baseline p50 / p99 ms | Baseline CPU ms "
+        "| Portal moves/s | Portal p50 / p99 ms | Portal CPU ms | Portal / baseline |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     labels = {c.name: c.label for configs in plan.per_workers.values() for c in configs}
     for workers in workers_list:
@@ -1378,9 +1400,9 @@ def report(info: dict, versions: dict, plan: Plan, seeded: Seeded, summary: dict
                 shown = f"p50 {p['p50_ms'] / b['p50_ms']:.1f}x the baseline's"
             lines.append(
                 f"| {labels[config.name]} | {workers} | {fmt(b.get('rate'), 0)} | "
-                f"{fmt(b.get('p50_ms'))} / {fmt(b.get('p99_ms'))} | {fmt(p.get('rate'), 1)} | "
-                f"{fmt(p.get('p50_ms'))} / {fmt(p.get('p99_ms'))} | "
-                f"{shown} |"
+                f"{fmt(b.get('p50_ms'))} / {fmt(b.get('p99_ms'))} | {fmt(b.get('cpu_ms_per_move'), 2)} | "
+                f"{fmt(p.get('rate'), 1)} | {fmt(p.get('p50_ms'))} / {fmt(p.get('p99_ms'))} | "
+                f"{fmt(p.get('cpu_ms_per_move'), 2)} | {shown} |"
             )
     gains = []
     for config in ("n10", "n40", "n100"):
