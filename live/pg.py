@@ -7,7 +7,8 @@ connections (``psycopg_pool.AsyncConnectionPool``, one pool per event loop, so o
 process, of at most ``LIVE_DB_POOL_MAX_SIZE`` connections), in autocommit: a statement that
 returned has committed, and ``synchronous_commit`` is the server's (on). psycopg prepares a
 statement on a connection once it has run it a few times (``prepare_threshold``), so a move's
-statement is parsed and planned once per connection.
+statement is parsed and planned once per connection (``LIVE_DB_PREPARED_STATEMENTS``: off behind
+a pooler that cannot keep prepared statements).
 
 Only on PostgreSQL (``available()``); SQLite keeps the threads. The pool connects as Django
 does (``DATABASES["default"]``, the test database's name included) and is opened on first use.
@@ -50,7 +51,7 @@ async def _pool():
     if pool is None:
 
         async def configure(conn) -> None:
-            conn.prepare_threshold = PREPARE_THRESHOLD
+            conn.prepare_threshold = PREPARE_THRESHOLD if settings.LIVE_DB_PREPARED_STATEMENTS else None
             await conn.set_autocommit(True)
 
         pool = AsyncConnectionPool(

@@ -133,6 +133,9 @@ DB_THREADS = env.int("DB_THREADS", default=4)
 # The event loop's own connections on PostgreSQL (``live.pg``: the sockets' moves), beside
 # Django's pool.
 LIVE_DB_POOL_MAX_SIZE = env.int("LIVE_DB_POOL_MAX_SIZE", default=4)
+# Its statements are prepared once per connection; behind pgbouncer in transaction mode that
+# needs pgbouncer's max_prepared_statements (1.21 and newer), or set this off.
+LIVE_DB_PREPARED_STATEMENTS = env.bool("LIVE_DB_PREPARED_STATEMENTS", default=True)
 if USING_POSTGRES:
     # Django's pool (psycopg_pool), bounded per process; persistent connections stay off
     # under ASGI: the executor's threads do not reuse them (Django ticket 33497) and they
