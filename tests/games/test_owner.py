@@ -254,3 +254,27 @@ async def test_a_database_that_does_not_answer_leaves_the_move_unmade_and_the_so
     await _act(ws, legal[0], match.version)
     assert (await _answer(ws))["version"] == match.version + 1
     await ws.disconnect()
+
+
+async def test_a_match_ended_elsewhere_refuses_the_next_move_here_as_finished(
+    alice,
+    bob,
+    patch_auth,  # noqa: F811
+):
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    sockets = {}
+    for user in (alice, bob):
+        sockets[user.pk], _, _ = await open_socket(patch_auth, match.pk, user)
+        await receive(sockets[user.pk], "snapshot")
+    mover, other = _players(match, alice, bob)
+    await _act(sockets[mover.pk], (await _legal(match))[0], match.version)
+    assert (await _answer(sockets[mover.pk]))["type"] == "ack"
+    # The other player resigns through another way in (the REST API, another process).
+    await sync_to_async(services.match_resign)(match_id=match.pk, user=other)
+    while (await receive(sockets[mover.pk], "snapshot"))["status"] != "finished":
+        pass
+    match = await sync_to_async(fresh)(match.pk)
+    await _act(sockets[mover.pk], "anything", match.version)
+    assert (await _answer(sockets[mover.pk]))["code"] == "finished"
+    for ws in sockets.values():
+        await ws.disconnect()
