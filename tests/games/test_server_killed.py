@@ -66,7 +66,8 @@ def test_an_acked_move_survives_the_server_being_killed_and_nothing_is_doubled(t
     outcomes = []
     for delay in (*KILL_AFTER, None):
         match = fresh(match.pk)
-        mover = alice if match.seats.get(index=match.to_move).user_id == alice.pk else bob
+        seat_to_move = match.seats.get(index=match.to_move or 0)
+        mover = alice if seat_to_move.user_id == alice.pk else bob
         with uvicorn_server("portal-killed") as server:
             # A page that reconnects, to a server started afresh, sees what was stored.
             assert asyncio.run(_reconnected_version(server, match, cookies[mover.pk])) == match.version
