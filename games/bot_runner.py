@@ -62,6 +62,11 @@ class BotRunner:
                     self._pending -= 1
                     self._idle.notify_all()
 
+    @property
+    def pending(self) -> int:
+        """Bot moves queued or running (the metrics' bot queue depth)."""
+        return self._pending
+
     def wait_idle(self, timeout: float) -> bool:
         """Block until no bot move is queued or running (for tests and shutdown)."""
         with self._lock:

@@ -25,6 +25,7 @@ its user's own update at once, then publishes the outbox on the event loop
 
 from __future__ import annotations
 
+import time
 from urllib.parse import parse_qs
 
 import live
@@ -32,6 +33,7 @@ from live.events import MATCH_UPDATED
 from live.executor import db
 from live.groups import match_group, match_players_group
 from live.sockets import JsonSocket
+from portal import metrics
 from portal.errors import ServiceError
 
 from . import selectors, services, state_cache
@@ -69,7 +71,11 @@ class MatchConsumer(JsonSocket):
 
     # -- frames from the client --------------------------------------------------------
     async def frame_act(self, frame):
-        action, version = frame.get("action"), frame.get("version")
+        started = time.perf_counter()
+        await self._act(frame.get("action"), frame.get("version"))
+        metrics.move_served(time.perf_counter() - started)
+
+    async def _act(self, action, version):
         if not services.owner.enabled():
             await self._serve(services.match_act, ack=True, action=action, version=version)
             return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
 
 from celery import shared_task
@@ -10,6 +11,8 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
+
+from portal import metrics
 
 from . import services, state_cache
 from .bot_runner import runner
@@ -58,7 +61,9 @@ def bot_act(self, match_id: int, version: int) -> str | None:
     if not bot_name:
         return None
     state = state_cache.load(match)
+    started = time.perf_counter()
     action = get_bot(bot_name).choose(state, seat.index)
+    metrics.bot_thought(bot_name, time.perf_counter() - started)
     try:
         services.match_act(match_id=match_id, action=action, version=version, seat_index=seat.index)
     except services.MatchError as exc:

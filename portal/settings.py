@@ -8,6 +8,7 @@ variable.
 
 import secrets
 from datetime import timedelta
+from email.utils import getaddresses
 from pathlib import Path
 
 import environ
@@ -30,6 +31,16 @@ def _embedded_secret_key() -> str:
         path.write_text(secrets.token_urlsafe(50))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+def _admins(entries: list[str]) -> list[tuple[str, str]]:
+    """ADMINS from "Name <address>" or bare addresses; a malformed one stops the start."""
+    admins = []
+    for name, address in getaddresses(entries):
+        if "@" not in address:
+            raise ImproperlyConfigured(f"ADMINS: {address!r} is not an e-mail address.")
+        admins.append((name or address, address))
+    return admins
 
 
 # The shortest SECRET_KEY production starts with (and it needs a few different characters):
@@ -86,6 +97,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every log line of the request, and its response, carry its id (X-Request-ID).
+    "portal.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
@@ -438,16 +451,74 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# --- Logs, metrics, error reports --------------------------------------------------------
+# Each log line has its time, level, logger and the id of the request, socket or Celery task
+# it was written in (portal.logs). LOG_FORMAT=json (the default in production) writes one JSON
+# object a line for a log collector; text (the default elsewhere) is for people.
+LOG_LEVEL = env.str("LOG_LEVEL", default="WARNING")
+LOG_FORMAT = env.str("LOG_FORMAT", default="json" if PRODUCTION else "text")
+if LOG_FORMAT not in ("json", "text"):
+    raise ImproperlyConfigured(f"LOG_FORMAT is json or text, not {LOG_FORMAT!r}.")
+# People mailed the traceback of every server error (500) when DEBUG is off, as
+# "Name <address>" or bare addresses, comma-separated: ADMINS=Ops <ops@example.org>. Mail goes
+# through EMAIL_URL from SERVER_EMAIL.
+ADMINS = _admins(env.list("ADMINS", default=[]))
 # A Redis outage is logged once when it starts and once when it ends (portal.redis_pool), not
 # as a traceback per request, socket or second: records whose error is Redis not answering
 # are dropped at the handler.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redis_outage": {"()": "portal.redis_pool.OutageLogFilter", "url": REDIS_URL}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redis_outage"]}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
+    "filters": {
+        "redis_outage": {"()": "portal.redis_pool.OutageLogFilter", "url": REDIS_URL},
+        "context": {"()": "portal.logs.ContextFilter"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "formatters": {
+        "json": {"()": "portal.logs.json_formatter"},
+        "text": {"()": "portal.logs.TextFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["redis_outage", "context"],
+            "formatter": LOG_FORMAT,
+        },
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false", "redis_outage"],
+        },
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # Django's own handlers replaced by these: everything to the console, once.
+        "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        # Server errors (500) are logged by django.request: to the console, and to ADMINS.
+        "django.request": {"handlers": ["mail_admins"], "level": LOG_LEVEL, "propagate": True},
+    },
 }
+# Celery's worker and beat log through the same handlers as the site, not a format of their own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# Prometheus metrics at /metrics (portal.metrics, docs/METRICS.md) are served only to a scraper
+# sending "Authorization: Bearer <METRICS_TOKEN>"; unset, /metrics is refused to everyone.
+# Several processes add up their metrics through PROMETHEUS_MULTIPROC_DIR (an environment
+# variable prometheus-client reads itself; see portal.metrics).
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+
+# Error tracking: with SENTRY_DSN set, errors and their traces go to Sentry (or a compatible
+# service); SENTRY_TRACES_SAMPLE_RATE (0 by default) samples performance traces too.
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=DJANGO_ENV,
+        traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0),
+        send_default_pii=False,
+    )
 
 # --- The portal's own knobs --------------------------------------------------------------
 # Open WebSockets one client address may hold in one server process (portal.sockets); the

@@ -2,13 +2,15 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import views
+from . import probes, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("help/", views.help_page, name="help"),
     path("about/", views.about, name="about"),
     path("healthz", views.healthz, name="healthz"),
+    path("readyz", probes.readyz, name="readyz"),
+    path("metrics", probes.metrics_view, name="metrics"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     # The pages composed of several apps' sections.
