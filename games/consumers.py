@@ -6,7 +6,8 @@ the latest version), {"type": "chat", "text": str}, {"type": "ping"},
 {"type": "takeback_request", "version": int} and {"type": "takeback_answer", "accept": bool,
 "version": int} (casual matches: ``games.services.takebacks``).
 Server -> client: {"type": "snapshot", ...payload}, {"type": "ack", "version": int},
-{"type": "error", "code": str, "message": str}, {"type": "chat", "message": {...}}, {"type": "pong"},
+{"type": "error", "code": str, "message": str}, {"type": "chat", "message": {...}},
+{"type": "chat_hidden", "id": int} (a moderator hid that message), {"type": "pong"},
 {"type": "takeback", "version": int, "takeback": {...} | null} (a request asked or answered; once
 taken back, the new version's snapshot follows instead),
 {"type": "rematch", "offer": {...}} (a rematch of the finished match offered or answered).
@@ -195,6 +196,10 @@ class MatchConsumer(JsonSocket):
 
     async def chat_message(self, event):
         await self.send_json({"type": "chat", "message": event["message"]})
+
+    async def chat_hidden(self, event):
+        """A moderator hid a message: the page drops it."""
+        await self.send_json({"type": "chat_hidden", "id": event["id"]})
 
     async def rematch_offer(self, event):
         """A rematch offered or answered (challenges.services): the page draws how it stands.

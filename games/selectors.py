@@ -153,9 +153,8 @@ def match_payload(match: Match, user, *, chat: bool = True) -> dict:
     state = state_cache.load(match)
     payload = _payload(match, state, seat_of(match, user, seats), seats_json(match, seats), clock_json(match))
     if chat:
-        messages = list(
-            ChatMessage.objects.filter(match=match).select_related("user").order_by("-created_at")[:CHAT_HISTORY]
-        )
+        shown = ChatMessage.objects.filter(match=match, hidden_at__isnull=True)  # not hidden by a moderator
+        messages = list(shown.select_related("user").order_by("-created_at")[:CHAT_HISTORY])
         payload["chat"] = [chat_json(m) for m in reversed(messages)]
     return payload
 
