@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.utils.log import log_response
 from pythonjsonlogger.json import JsonFormatter
 
 # What a log line is about: {"request_id": ...}, {"socket_id": ...} or {"task_id": ...}.
@@ -76,7 +77,10 @@ class TextFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         ids = [f"{key.removesuffix('_id')}={getattr(record, key)}" for key in ID_FIELDS if hasattr(record, key)]
         record.context = f"[{' '.join(ids)}] " if ids else ""
-        return super().format(record)
+        try:
+            return super().format(record)
+        finally:
+            del record.context  # the record may go on to other handlers
 
 
 def json_formatter() -> logging.Formatter:
@@ -116,6 +120,7 @@ class RequestIdMiddleware:
         request.request_id = request_id
         with bound(request_id=request_id):
             response = self.get_response(request)
+            _log_refusal(request, response)
         response["X-Request-ID"] = request_id
         return response
 
@@ -124,5 +129,13 @@ class RequestIdMiddleware:
         request.request_id = request_id
         with bound(request_id=request_id):
             response = await self.get_response(request)
+            _log_refusal(request, response)
         response["X-Request-ID"] = request_id
         return response
+
+
+def _log_refusal(request, response) -> None:
+    """Django logs a 4xx or 5xx response once the middleware is done, outside the request's
+    context: logged here instead (the same line, once), so it carries the request id."""
+    if response.status_code >= 400:
+        log_response("%s: %s", response.reason_phrase, request.path, response=response, request=request)

@@ -12,6 +12,7 @@ nothing about the site's traffic is public by default.
 from __future__ import annotations
 
 import hmac
+import logging
 from collections.abc import Iterator
 
 from django.conf import settings
@@ -25,6 +26,9 @@ from games.bot_runner import runner
 
 from . import metrics, readiness
 from .celery import PERIODIC_JOBS
+
+log = logging.getLogger(__name__)
+_last_failing: list[str] = []
 
 # The queue bots' moves (and every other task) are sent to.
 BOT_QUEUE = "celery"
@@ -40,7 +44,18 @@ def readyz(request):
         "failing": failing,
         "checks": {check.name: {"ok": check.ok, "detail": check.detail} for check in results},
     }
-    return JsonResponse(body, status=503 if failing else 200)
+    response = JsonResponse(body, status=503 if failing else 200)
+    # Not a server error to mail ADMINS about every few seconds while a dependency is down
+    # (Django logs every 5xx): logged here once when what fails changes.
+    response._has_been_logged = True  # type: ignore[attr-defined]
+    global _last_failing
+    if failing != _last_failing:
+        _last_failing = failing
+        if failing:
+            log.warning("Not ready: %s", "; ".join(f"{c.name}: {c.detail}" for c in results if not c.ok))
+        else:
+            log.warning("Ready again")
+    return response
 
 
 def _bot_queue() -> Iterator[Metric]:

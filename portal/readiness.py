@@ -114,8 +114,13 @@ def _ping(url: str) -> str:
     return "ok"
 
 
+def database():
+    """The connection the database check reads through (in the check's own thread)."""
+    return connections[DATABASE]
+
+
 def check_database() -> str:
-    connection = connections[DATABASE]
+    connection = database()
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
