@@ -52,7 +52,7 @@ class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
     can_delete = False
-    fields = ["index", "user", "joined_at", "bot_takeover", "resigned", "timed_out", "place", "score"]
+    fields = ("index", "user", "joined_at", "bot_takeover", "resigned", "timed_out", "place", "score")
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):

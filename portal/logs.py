@@ -76,11 +76,11 @@ class TextFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         ids = [f"{key.removesuffix('_id')}={getattr(record, key)}" for key in ID_FIELDS if hasattr(record, key)]
-        record.context = f"[{' '.join(ids)}] " if ids else ""
+        setattr(record, "context", f"[{' '.join(ids)}] " if ids else "")  # noqa: B010 -- not a LogRecord field
         try:
             return super().format(record)
         finally:
-            del record.context  # the record may go on to other handlers
+            delattr(record, "context")  # the record may go on to other handlers
 
 
 def json_formatter() -> logging.Formatter:

@@ -160,4 +160,4 @@ def render(extra: Callable[[], Iterable[Metric]] = lambda: ()) -> bytes:
         base = registry
     else:
         base = REGISTRY
-    return generate_latest(_Scrape(base, extra))  # type: ignore[arg-type]
+    return generate_latest(_Scrape(base, extra))

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -139,7 +140,7 @@ def check_cache() -> str:
 
 
 def check_channel_layer() -> str:
-    config = settings.CHANNEL_LAYERS["default"]
+    config: dict[str, Any] = settings.CHANNEL_LAYERS["default"]
     if "redis" not in config["BACKEND"].lower():
         return "embedded (in memory)"
     host = config.get("CONFIG", {}).get("hosts", ["redis://127.0.0.1:6379"])[0]
@@ -152,7 +153,9 @@ def check_worker() -> str:
     now = time.time()
     beats = broker().hgetall(WORKERS_KEY)
     alive = sorted(
-        (now - float(at), name.decode()) for name, at in beats.items() if now - float(at) <= WORKER_STALE_SECONDS
+        (now - float(at), name.decode() if isinstance(name, bytes) else name)
+        for name, at in beats.items()
+        if now - float(at) <= WORKER_STALE_SECONDS
     )
     if not alive:
         raise NotReady(f"no Celery worker has reported in the last {WORKER_STALE_SECONDS:.0f} s")

@@ -82,7 +82,7 @@ def chat_hide(*, message_id: int, moderator, hidden: bool = True) -> bool:
             return False
         message.hidden_at, message.hidden_by = (timezone.now(), moderator) if hidden else (None, None)
         message.save(update_fields=["hidden_at", "hidden_by"])
-        author = message.user.username if message.user_id else "the site"
+        author = message.user.username if message.user is not None else "the site"
         ModerationLog.objects.create(
             moderator=moderator,
             action=ModerationLog.Action.HIDE_CHAT if hidden else ModerationLog.Action.SHOW_CHAT,

@@ -166,7 +166,7 @@ def test_only_staff_hide_a_chat_message(alice, match):
 
 def test_the_moves_list_is_read_only(client, staff, match):
     client.force_login(staff)
-    move = Move.objects.filter(match=match).first()
+    move = Move.objects.filter(match=match).earliest("index")
     page = client.get(reverse("admin:games_move_change", args=[move.pk])).content.decode()
     assert 'name="_save"' not in page
     assert client.post(reverse("admin:games_move_change", args=[move.pk]), {"action": "x"}).status_code == 403

@@ -6,8 +6,8 @@ import time
 
 import pytest
 from django.db import connections
-from django.test import override_settings
 from django.db.backends.postgresql.base import DatabaseWrapper
+from django.test import override_settings
 
 from portal import readiness
 from tests.games.live_servers import free_port
