@@ -1,6 +1,7 @@
 """/metrics: the counters an operator graphs and alerts on move when the site is used, and
 nobody reads them without the token."""
 
+import asyncio
 import json
 import random
 
@@ -32,6 +33,16 @@ def scrape() -> dict[tuple[str, tuple], float]:
 
 def value(samples, name, **labels) -> float:
     return samples.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+async def until(moved, timeout: float = 30.0) -> dict:
+    """Scrape until ``moved(samples)``: the last step of a move is recorded after its ack."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        samples = await sync_to_async(scrape)()
+        if moved(samples) or asyncio.get_running_loop().time() > deadline:
+            return samples
+        await asyncio.sleep(0.02)
 
 
 @pytest.fixture
@@ -70,7 +81,13 @@ async def test_a_move_over_the_socket_moves_the_move_counters_and_the_socket_gau
         )
     )
     await receive(ws, "ack")
-    after_move = await sync_to_async(scrape)()
+    # The socket's time is taken once its broadcast is out too, a moment after the ack.
+    after_move = await until(
+        lambda s: (
+            value(s, "portal_move_seconds_count", path="socket")
+            > value(before, "portal_move_seconds_count", path="socket")
+        )
+    )
     await ws.disconnect()
     after_close = await sync_to_async(scrape)()
 

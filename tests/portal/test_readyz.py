@@ -2,7 +2,12 @@
 not. Each dependency is taken down by pointing its check at a port of 127.0.0.1 where nothing
 listens (or at a Redis of the test's own), never by stopping a shared service."""
 
+import os
+import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from django.db import connections
@@ -10,6 +15,7 @@ from django.db.backends.postgresql.base import DatabaseWrapper
 from django.test import override_settings
 
 from portal import readiness
+from tests.conftest import wait_for
 from tests.games.live_servers import free_port
 from tests.games.test_redis_outage import redis_server
 
@@ -152,3 +158,49 @@ def test_beat_sending_its_jobs_is_its_heartbeat(own_broker, monkeypatch):
     monkeypatch.setattr(celery, "_in_beat", True)
     celery._stamp_sent(headers={})
     assert readiness.broker().get(readiness.BEAT_KEY) is not None
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start(tmp_path, broker_url: str, *command: str) -> subprocess.Popen:
+    environment = {**os.environ, "REDIS_URL": broker_url, "CHANNEL_PREFIX": "readyz", "PORTAL_TESTING": "1"}
+    environment.pop("DATABASE_URL", None)  # no task of theirs runs: nothing touches a database
+    log = (tmp_path / f"{command[0]}.log").open("w")
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "portal", *command],
+        env=environment,
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+
+
+def stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)  # a warm shutdown, as a service manager stops it
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def test_a_real_worker_and_beat_make_the_site_ready_and_a_stopped_worker_is_named(client, own_broker, tmp_path):
+    """A Celery worker and beat of the test's own, on its own Redis. The worker listens to a queue
+    nobody sends to, so beat's jobs wait unrun: only their heartbeats matter here."""
+    worker = start(
+        tmp_path, own_broker.url, "worker", "--pool=solo", "--without-mingle", "--without-gossip", "-Q", "readyz-idle"
+    )
+    beat = start(tmp_path, own_broker.url, "beat", "--schedule", str(tmp_path / "beat-schedule"))
+    try:
+        wait_for(lambda: ready(client)[0] == 200, timeout=60, message="the worker's and beat's heartbeats")
+        checks = ready(client)[1]["checks"]
+        assert checks["celery_worker"]["detail"].startswith("1 worker(s)")
+        assert checks["celery_beat"]["detail"].startswith("ok, last run")
+        stop(worker)
+        status, body = ready(client)
+        assert status == 503 and body["failing"] == ["celery_worker"]
+    finally:
+        stop(worker)
+        stop(beat)
