@@ -8,11 +8,13 @@ docs/METRICS.md lists each metric and what to alert on.
 Several processes (uvicorn ``--workers N``, Celery's worker children, beat): give each the same
 ``PROMETHEUS_MULTIPROC_DIR`` (an empty directory, emptied again before the processes start)
 and ``/metrics`` of any web process adds up every process's samples. Without it each process
-counts for itself only.
+counts for itself only. A process that ends takes its open sockets out of the sum; one that is
+killed leaves them in until the directory is emptied at the next start.
 """
 
 from __future__ import annotations
 
+import atexit
 import functools
 import os
 import time
@@ -65,6 +67,11 @@ TASK_FAILURES = Counter("portal_celery_task_failures", "Celery tasks that raised
 RATING_LAG_SECONDS = Histogram(
     "portal_rating_lag_seconds", "Time from a match's end to its ratings being written.", buckets=LAG_BUCKETS
 )
+
+
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    # A process that ends takes its live gauges (its open sockets) out of the sum.
+    atexit.register(lambda: multiprocess.mark_process_dead(os.getpid()))
 
 
 # -- recording --------------------------------------------------------------------------------

@@ -3,7 +3,10 @@ nobody reads them without the token."""
 
 import asyncio
 import json
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -148,3 +151,60 @@ def test_the_bot_queue_depth_and_a_bots_think_time_are_reported(alice, metrics_o
     wait_for(lambda: Move.objects.filter(match=match, seat=1).exists(), message="the bot's move")
     thought = "portal_bot_think_seconds_count"
     assert value(scrape(), thought, bot="random") > value(before, thought, bot="random")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finished_match_rated_moves_the_rating_lag(alice, bob, metrics_on):
+    from rankings.models import RatingChange
+    from tests.challenges.helpers import finished_two_player
+
+    before = scrape()
+    match = finished_two_player(alice, bob)
+    drain_worker()
+    wait_for(lambda: RatingChange.objects.filter(match=match).exists(), message="the ratings")
+    lag = "portal_rating_lag_seconds_count"
+    assert value(scrape(), lag) == value(before, lag) + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_celery_tasks_are_timed_and_their_failures_counted(metrics_on, settings):
+    from games.tasks import bot_act
+    from rankings.tasks import rate_unrated
+
+    before = scrape()
+    rate_unrated.delay()  # a worker runs it (eagerly without a broker)
+    drain_worker()
+    bot_act.apply(args=("not-a-match", 1), throw=False)  # run here: it raises, and Celery records the failure
+    after = scrape()
+    ran, failed = "portal_celery_task_seconds_count", "portal_celery_task_failures_total"
+    assert (
+        value(after, ran, task="rankings.tasks.rate_unrated")
+        == value(before, ran, task="rankings.tasks.rate_unrated") + 1
+    )
+    assert value(after, failed, task="games.tasks.bot_act") == value(before, failed, task="games.tasks.bot_act") + 1
+    if not settings.CELERY_TASK_ALWAYS_EAGER:  # it went through the queue, and its wait there is known
+        waited = "portal_celery_task_wait_seconds_count"
+        assert (
+            value(after, waited, task="rankings.tasks.rate_unrated")
+            == value(before, waited, task="rankings.tasks.rate_unrated") + 1
+        )
+
+
+def test_with_a_shared_directory_every_process_adds_up_and_an_ended_one_leaves_the_socket_count(tmp_path):
+    """uvicorn --workers N, Celery's children: each process writes its samples to
+    PROMETHEUS_MULTIPROC_DIR, and any one of them serves the sum."""
+    environment = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path), "PORTAL_TESTING": "1"}
+    count = "from portal import metrics; metrics.move_played('territories'); metrics.socket_opened('MatchConsumer')"
+    for _ in range(2):
+        subprocess.run([sys.executable, "-c", count], env=environment, check=True, timeout=60)
+    read = "from portal import metrics; import sys; sys.stdout.write(metrics.render().decode())"
+    text = subprocess.run(
+        [sys.executable, "-c", read], env=environment, check=True, timeout=60, capture_output=True, text=True
+    ).stdout
+    samples = {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+    assert value(samples, "portal_moves_total", game="territories") == 2
+    assert value(samples, "portal_open_sockets", consumer="MatchConsumer") == 0, "both processes have ended"
