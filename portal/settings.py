@@ -445,6 +445,8 @@ PERMISSIONS_POLICY = {
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    # Probes and scrapers inside the network ask over plain HTTP (docs/METRICS.md).
+    SECURE_REDIRECT_EXEMPT = [r"^readyz$", r"^metrics$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
