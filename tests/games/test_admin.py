@@ -3,6 +3,7 @@ others; a stuck match is ended as aborted through the services; a chat message i
 everyone, with the moderation log saying who hid what and when."""
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.urls import reverse
 
 from challenges.models import Challenge
@@ -14,6 +15,7 @@ from tests.tournaments.helpers import announce
 from tournaments.models import Tournament
 
 from .helpers import fresh, start_two_player
+from .test_socket import open_socket, patch_auth, receive  # noqa: F401 -- the fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -170,3 +172,17 @@ def test_the_moves_list_is_read_only(client, staff, match):
     page = client.get(reverse("admin:games_move_change", args=[move.pk])).content.decode()
     assert 'name="_save"' not in page
     assert client.post(reverse("admin:games_move_change", args=[move.pk]), {"action": "x"}).status_code == 403
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_an_open_match_page_drops_a_message_as_it_is_hidden(alice, bob, make_user, patch_auth):  # noqa: F811
+    staff = await sync_to_async(make_user)("moderator", is_staff=True)
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    message = await sync_to_async(services.chat_post)(match_id=match.pk, user=bob, text="something rude")
+    ws, ok, _ = await open_socket(patch_auth, match.pk, alice)
+    assert ok
+    await receive(ws, "snapshot")
+    await sync_to_async(services.chat_hide)(message_id=message.pk, moderator=staff)
+    assert await receive(ws, "chat_hidden") == {"type": "chat_hidden", "id": message.pk}
+    await ws.disconnect()

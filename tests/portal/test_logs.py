@@ -4,6 +4,9 @@ they were written in; JSON in production, text in development; 500s mailed to AD
 import io
 import json
 import logging
+import os
+import subprocess
+import sys
 
 import pytest
 from asgiref.sync import iscoroutinefunction, sync_to_async
@@ -96,3 +99,12 @@ def test_a_server_error_is_mailed_to_the_admins(settings, monkeypatch):
     assert response.status_code == 500
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["ops@example.org"]
     assert "the about page broke" in mail.outbox[0].body
+
+
+@pytest.mark.parametrize("dsn, active", [("", False), ("https://key@127.0.0.1:9/1", True)])
+def test_error_tracking_starts_only_with_a_sentry_dsn(dsn, active):
+    environment = {**os.environ, "SENTRY_DSN": dsn, "PORTAL_TESTING": "1"}
+    check = "import django, sentry_sdk; django.setup(); print(sentry_sdk.get_client().is_active())"
+    environment["DJANGO_SETTINGS_MODULE"] = "portal.settings"
+    out = subprocess.run([sys.executable, "-c", check], env=environment, capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == str(active), out.stderr
