@@ -174,19 +174,22 @@ def pages() -> list[tuple[str, str]]:
         ("tournaments", changelist("tournaments_tournament")),
         ("notifications", changelist("notifications_notification")),
         ("a match (change page)", reverse("admin:games_match_change", args=[active.pk])),
-        ("a move (change page)", reverse("admin:games_move_change", args=[Move.objects.first().pk])),
-        ("a chat line (change page)", reverse("admin:games_chatmessage_change", args=[ChatMessage.objects.first().pk])),
+        ("a move (change page)", reverse("admin:games_move_change", args=[Move.objects.earliest("pk").pk])),
+        (
+            "a chat line (change page)",
+            reverse("admin:games_chatmessage_change", args=[ChatMessage.objects.earliest("pk").pk]),
+        ),
         (
             "a challenge (change page)",
-            reverse("admin:challenges_challenge_change", args=[Challenge.objects.first().pk]),
+            reverse("admin:challenges_challenge_change", args=[Challenge.objects.earliest("pk").pk]),
         ),
         (
             "a tournament (change page)",
-            reverse("admin:tournaments_tournament_change", args=[Tournament.objects.first().pk]),
+            reverse("admin:tournaments_tournament_change", args=[Tournament.objects.earliest("pk").pk]),
         ),
         (
             "a notification (change page)",
-            reverse("admin:notifications_notification_change", args=[Notification.objects.first().pk]),
+            reverse("admin:notifications_notification_change", args=[Notification.objects.earliest("pk").pk]),
         ),
     ]
 

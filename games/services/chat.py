@@ -75,7 +75,8 @@ def chat_hide(*, message_id: int, moderator, hidden: bool = True) -> bool:
     if not (moderator.is_authenticated and moderator.is_staff):
         raise MatchError("Only staff moderate the chat.", "forbidden")
     with transaction.atomic():
-        message = ChatMessage.objects.select_for_update(of=("self",)).select_related("user").filter(pk=message_id).first()
+        locked = ChatMessage.objects.select_for_update(of=("self",))  # not its author's row
+        message = locked.select_related("user").filter(pk=message_id).first()
         if message is None:
             raise MatchError("There is no such chat message.", "not_found")
         if message.is_hidden == hidden:
