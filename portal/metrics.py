@@ -15,12 +15,14 @@ killed leaves them in until the directory is emptied at the next start.
 from __future__ import annotations
 
 import atexit
+import contextvars
 import functools
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
+from asgiref.sync import iscoroutinefunction
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest, multiprocess
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import REGISTRY, Collector
@@ -87,23 +89,52 @@ def move_served(seconds: float, path: str = "socket") -> None:
     MOVE_SECONDS.labels(path).observe(seconds)
 
 
+# Set while a decorated move service runs: one it calls in turn (the room's fallback to the
+# locked path) is not counted a second time.
+_counting: contextvars.ContextVar[bool] = contextvars.ContextVar("move_counting", default=False)
+
+
+def _counted(result, started: float) -> None:
+    move_served(time.perf_counter() - started, "service")
+    move_played(result.match.game)
+
+
 def timed_move(service: F) -> F:
-    """Decorates the move service: each call counted as played (by its match's game) or refused
-    (by its error's ``code``), and its time observed as the 'service' path."""
+    """Decorates a move service (sync or async): each call counted as played (by its match's
+    game) or refused (by its error's ``code``), and its time observed as the 'service' path."""
+    if iscoroutinefunction(service):
+
+        @functools.wraps(service)
+        async def awaited(*args, **kwargs):
+            started, token = time.perf_counter(), _counting.set(True)
+            try:
+                result = await service(*args, **kwargs)
+            except Exception as exc:
+                move_refused(str(getattr(exc, "code", "error")))
+                raise
+            finally:
+                _counting.reset(token)
+            _counted(result, started)
+            return result
+
+        return awaited  # type: ignore[return-value]
 
     @functools.wraps(service)
-    def wrapper(*args, **kwargs):
-        started = time.perf_counter()
+    def called(*args, **kwargs):
+        if _counting.get():
+            return service(*args, **kwargs)
+        started, token = time.perf_counter(), _counting.set(True)
         try:
             result = service(*args, **kwargs)
         except Exception as exc:
             move_refused(str(getattr(exc, "code", "error")))
             raise
-        move_served(time.perf_counter() - started, "service")
-        move_played(result.match.game)
+        finally:
+            _counting.reset(token)
+        _counted(result, started)
         return result
 
-    return wrapper  # type: ignore[return-value]
+    return called  # type: ignore[return-value]
 
 
 def socket_opened(consumer: str) -> None:
