@@ -77,8 +77,13 @@ if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
 
 
 # -- recording --------------------------------------------------------------------------------
+# The move path's children, looked up once per label (``labels()`` takes a lock each call).
+_moves = functools.cache(MOVES.labels)
+_move_seconds = functools.cache(MOVE_SECONDS.labels)
+
+
 def move_played(game: str) -> None:
-    MOVES.labels(game).inc()
+    _moves(game).inc()
 
 
 def move_refused(code: str) -> None:
@@ -86,7 +91,7 @@ def move_refused(code: str) -> None:
 
 
 def move_served(seconds: float, path: str = "socket") -> None:
-    MOVE_SECONDS.labels(path).observe(seconds)
+    _move_seconds(path).observe(seconds)
 
 
 # Set while a decorated move service runs: one it calls in turn (the room's fallback to the
