@@ -471,6 +471,10 @@ OPEN_MATCH_EXPIRY_HOURS = env.float("OPEN_MATCH_EXPIRY_HOURS", default=24)
 # most this many tournaments of their making not yet over.
 MAX_BOT_MATCHES_PER_PERSON = env.int("MAX_BOT_MATCHES_PER_PERSON", default=5)
 MAX_OPEN_TOURNAMENTS_PER_PERSON = env.int("MAX_OPEN_TOURNAMENTS_PER_PERSON", default=3)
+# Bots' turns are queued fairly (games.bot_queue): at most this many of one person's bot turns
+# (their matches' creator's) are with the workers at once, the rest wait in the person's own
+# queue; 0 hands every turn to the workers in the order they come.
+BOT_TURNS_AT_ONCE_PER_PERSON = env.int("BOT_TURNS_AT_ONCE_PER_PERSON", default=1)
 # Challenges and rematch offers wait this long for an answer; one person has at most this
 # many challenges waiting at a time.
 CHALLENGE_EXPIRY_HOURS = env.float("CHALLENGE_EXPIRY_HOURS", default=24)
