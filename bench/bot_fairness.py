@@ -336,6 +336,9 @@ def report(info: dict, args, results: list[dict], summary: dict) -> str:
         f"| with fairness (one turn of each person with the workers at once) | {with_['n']} | "
         f"{with_['p50_ms']:.0f} ms | {with_['p99_ms']:.0f} ms | {with_['a_bot_moves_per_min']:.0f} |",
         "",
+        "The price is A's: with one turn at once, A's bots use one worker process at a time, even while the other "
+        "is idle, so on this two-process worker they play about half as many moves a minute.",
+        "",
         "Each phase: "
         + "; ".join(
             f"{'with' if r['share'] else 'without'} p50 {r['p50_ms']:.0f} ms, p99 {r['p99_ms']:.0f} ms (n {r['n']})"
