@@ -233,7 +233,8 @@ def phase(share: int, database: str, number: int, warm_up: float, seconds: float
         user_confirm_email(user=user)
     worker = Worker(share, database)
     stop = threading.Event()
-    people = [PersonA(a, stop), PersonB(b, stop)]
+    b_plays = PersonB(b, stop)
+    people: list[threading.Thread] = [PersonA(a, stop), b_plays]
     try:
         for person in people:
             person.start()
@@ -248,7 +249,7 @@ def phase(share: int, database: str, number: int, warm_up: float, seconds: float
         for person in people:
             person.join(timeout=30)
         worker.stop()
-    times = [took for saved, took in people[1].replies if opened <= saved and saved + took <= closed]
+    times = [took for saved, took in b_plays.replies if opened <= saved and saved + took <= closed]
     label = "with fairness" if share else "without fairness"
     if not times:
         raise SystemExit(f"{label}: B got no reply in {seconds:.0f} s")

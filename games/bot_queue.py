@@ -26,7 +26,7 @@ import functools
 import threading
 import time
 from collections import deque
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, cast
 
 import redis
 from django.conf import settings
@@ -215,7 +215,8 @@ class RedisTurns:
     def _call(self, person: str, limit: int, lease: str = "", turn: str = "") -> list[Turn]:
         if not self._breaker.allow():
             raise RedisDown("Redis is down: the bot's turn was not queued")
-        args = [person, limit, int(LEASE_SECONDS * 1000), WAITING_KEPT_SECONDS, lease, turn, int(now() * 1000)]
+        args: list[str | int] = [person, limit, int(LEASE_SECONDS * 1000), WAITING_KEPT_SECONDS, lease, turn]
+        args.append(int(now() * 1000))
         try:
             out = self._claim_script(keys=self._keys(person), args=args)
         except Exception as exc:
@@ -236,7 +237,7 @@ class RedisTurns:
         return self._call(person, limit, lease=lease)
 
     def waiting(self) -> int:
-        people = self._client.smembers(f"{PREFIX}:people")
+        people = cast("set[bytes]", self._client.smembers(f"{PREFIX}:people"))
         if not people:
             return 0
         pipe = self._client.pipeline(transaction=False)

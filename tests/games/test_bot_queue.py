@@ -130,7 +130,7 @@ class Handed:
     """Turns handed to the workers, held back here instead, to be let go by the test."""
 
     def __init__(self, monkeypatch):
-        self.turns = []
+        self.turns: list[bot_queue.Turn] = []
         self._start = tasks._start
         monkeypatch.setattr(tasks, "_start", self.turns.append)
 

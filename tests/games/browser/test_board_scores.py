@@ -34,7 +34,8 @@ DICE_NAMES = """() => {
     const score = row.querySelector('.dt-player-score').getBBox();
     return [...row.querySelectorAll('.dt-player-name')].some((t) => {
       const b = t.getBBox();
-      return b.x < score.x + score.width && score.x < b.x + b.width && b.y < score.y + score.height && score.y < b.y + b.height;
+      return b.x < score.x + score.width && score.x < b.x + b.width
+        && b.y < score.y + score.height && score.y < b.y + b.height;
     });
   });
   return {
