@@ -184,6 +184,7 @@ if REDIS_URL:
     # the server's breaker (portal.redis_pool), so the calls after it do not wait at all.
     REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=1.0)
     REDIS_CONNECT_TIMEOUT = env.float("REDIS_CONNECT_TIMEOUT", default=REDIS_SOCKET_TIMEOUT)
+    REDIS_BROKER_HEALTH_CHECK_SECONDS = env.int("REDIS_BROKER_HEALTH_CHECK_SECONDS", default=5)
     # For the cache's and the channel layer's connections: a command on a connection that
     # Redis closed (it restarted) reconnects and is sent once more; a timeout is not retried
     # (redis-py's Retry would by default: it would only double the wait on a Redis that hangs).
@@ -229,6 +230,11 @@ if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "socket_timeout": REDIS_SOCKET_TIMEOUT,
         "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+        # A worker waits for work in a BRPOP that no socket timeout covers: kombu drops it when
+        # its answer is this much overdue (checked as often), so a worker whose Redis hangs
+        # finds it out within about 1 + 2 x this many seconds (51 by kombu's default) and
+        # reconnects, trying again until Redis answers.
+        "health_check_interval": REDIS_BROKER_HEALTH_CHECK_SECONDS,
     }
     CELERY_TASK_PUBLISH_RETRY = False
 else:
@@ -550,6 +556,10 @@ OPEN_MATCH_EXPIRY_HOURS = env.float("OPEN_MATCH_EXPIRY_HOURS", default=24)
 # most this many tournaments of their making not yet over.
 MAX_BOT_MATCHES_PER_PERSON = env.int("MAX_BOT_MATCHES_PER_PERSON", default=5)
 MAX_OPEN_TOURNAMENTS_PER_PERSON = env.int("MAX_OPEN_TOURNAMENTS_PER_PERSON", default=3)
+# Bots' turns are queued fairly (games.bot_queue): at most this many of one person's bot turns
+# (their matches' creator's) are with the workers at once, the rest wait in the person's own
+# queue; 0 hands every turn to the workers in the order they come.
+BOT_TURNS_AT_ONCE_PER_PERSON = env.int("BOT_TURNS_AT_ONCE_PER_PERSON", default=1)
 # Challenges and rematch offers wait this long for an answer; one person has at most this
 # many challenges waiting at a time.
 CHALLENGE_EXPIRY_HOURS = env.float("CHALLENGE_EXPIRY_HOURS", default=24)
