@@ -2,6 +2,9 @@
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
 # Two locked sets (requirements/*.txt, every version pinned and hashed): base is what the site
 # runs on, dev adds the tests, lint and benchmarks. Each has its stamp, so `make run` after
 # `make test` (or the other way round) installs only what changed.

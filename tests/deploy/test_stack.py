@@ -31,9 +31,24 @@ from django.urls import resolve
 
 ROOT = Path(settings.BASE_DIR)
 DEPLOY = ROOT / "deploy"
-_spec = importlib.util.spec_from_file_location("healthcheck", DEPLOY / "healthcheck.py")
-healthcheck = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(healthcheck)
+
+
+def _load_healthcheck():
+    """deploy/healthcheck.py, which is a script beside the stack, not a module of the portal."""
+    spec = importlib.util.spec_from_file_location("healthcheck", DEPLOY / "healthcheck.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def first_group(pattern: str, text: str) -> str:
+    found = re.search(pattern, text, re.M)
+    assert found, f"nothing matches {pattern}"
+    return found.group(1)
+
+
+healthcheck = _load_healthcheck()
 COMPOSE = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
 SERVICES = COMPOSE["services"]
 ENV_EXAMPLE = (DEPLOY / ".env.example").read_text()
@@ -55,7 +70,7 @@ def settings_variables() -> set[str]:
         )
         reads_os = isinstance(func, ast.Attribute) and func.attr in ("getenv", "get") and "environ" in ast.unparse(func)
         if reads_env or reads_os:
-            names.add(node.args[0].value)
+            names.add(str(node.args[0].value))
     return names
 
 
@@ -137,7 +152,7 @@ def test_every_command_the_portal_services_and_their_health_checks_run_exists():
         assert_portal_command_exists(program(SERVICES[name]["command"]))
         if "healthcheck" in SERVICES[name]:
             assert_portal_command_exists(program(SERVICES[name]["healthcheck"]["test"]))
-    dockerfile_cmd = re.search(r"^CMD (\[.*\])$", DOCKERFILE, re.M).group(1)
+    dockerfile_cmd = first_group(r"^CMD (\[.*\])$", DOCKERFILE)
     assert_portal_command_exists(yaml.safe_load(dockerfile_cmd))
 
 
@@ -179,12 +194,12 @@ def test_the_systemd_units_run_the_same_commands_as_the_stack():
         UNITS
     )
     for name, text in UNITS.items():
-        exec_start = re.search(r"^ExecStart=(.+)$", text, re.M).group(1)
+        exec_start = first_group(r"^ExecStart=(.+)$", text)
         argv = program(exec_start)
         assert_portal_command_exists(argv)
         assert "EnvironmentFile=/etc/portal/portal.env" in text, name
         assert re.search(r"^User=portal$", text, re.M), name
-    web = program(re.search(r"^ExecStart=(.+)$", UNITS["portal-web.service"], re.M).group(1))
+    web = program(first_group(r"^ExecStart=(.+)$", UNITS["portal-web.service"]))
     assert web[:2] == ["/srv/portal/.venv/bin/uvicorn", "portal.asgi:application"] and "--no-proxy-headers" in web
     for name in ("portal-web.service", "portal-worker.service", "portal-beat.service"):
         assert "Requires=portal-migrate.service" in UNITS[name]
