@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import probes, views
+from . import api, probes, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -27,6 +27,7 @@ urlpatterns = [
     path("api/", include("challenges.api_urls")),
     path("api/", include("tournaments.api_urls")),
     path("api/", include("notifications.api_urls")),
+    path("api/version/", api.version, name="api-version"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # Swagger UI with its set-up script served as a file (?script), under the site's CSP.
     path(
