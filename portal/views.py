@@ -3,6 +3,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from forums.selectors import forum_url_for_game
+from games import learn_views
 from games import sections as game_sections
 from games.bot_strength import bot_strengths
 from games.catalog import all_games, bot_description, get_game
@@ -55,7 +56,7 @@ def player(request, username):
 
 
 def help_page(request):
-    return render(request, "portal/help.html")
+    return render(request, "portal/help.html", {"learn_links": learn_views.learn_links()})
 
 
 def about(request):

@@ -122,3 +122,5 @@ TUTORIAL = Tutorial(
         "them, all four corners, and all six types in one territory. Now play a whole game."
     ),
 )
+
+LESSONS = (TUTORIAL,)

@@ -99,3 +99,5 @@ TUTORIAL = Tutorial(
         "Now play a whole game."
     ),
 )
+
+LESSONS = (TUTORIAL,)

@@ -86,3 +86,5 @@ TUTORIAL = Tutorial(
         "wins. Now play a whole game."
     ),
 )
+
+LESSONS = (TUTORIAL,)

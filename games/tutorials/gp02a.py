@@ -144,3 +144,5 @@ TUTORIAL = Tutorial(
         "move your own chips instead of placing. Now play a whole game."
     ),
 )
+
+LESSONS = (TUTORIAL,)

@@ -104,3 +104,5 @@ TUTORIAL = Tutorial(
         "both of its sides. Now play a whole game."
     ),
 )
+
+LESSONS = (TUTORIAL,)
