@@ -49,8 +49,9 @@ TUTORIAL = Tutorial(
         Step(
             title="Three of a kind in a row",
             prompt=(
-                "A straight run of 3 or more of your structures scores its length; a stretch of 3 "
-                "of one type scores double. Build the third temple on c1."
+                "A straight run of 3 or more of your structures scores its length, or twice its "
+                "longest stretch of one type when that stretch is 3 or more and this gives more. "
+                "Build the third temple on c1."
             ),
             play=(
                 "build:temple@c1",
@@ -117,7 +118,8 @@ TUTORIAL = Tutorial(
         ),
     ),
     closing=(
-        "The game ends when all 81 plots are built on. Besides rows and most-of-a-type, controlling "
+        "The game ends when all 81 plots are built on, or after five full rounds in a row in "
+        "which nobody built. Besides rows and most-of-a-type, controlling "
         "territories pays: 5 to 9 structures in one, three territories in a line, a 2 x 2 square of "
         "them, all four corners, and all six types in one territory. Now play a whole game."
     ),

@@ -85,7 +85,7 @@ TUTORIAL = Tutorial(
             title="Capture",
             prompt=(
                 "Round 2 opens with a card face up that changes this round's rules; Bold gives you "
-                "four free rolls. Roll: on a 3 you may take b1 back, as no space marked 3 is free."
+                "four free rolls. Roll: on a 3 you must take b1 back, as no space marked 3 is free."
             ),
             play=("roll", "dice:1,2", "capture:b1"),
             hint="Roll, then capture b1 back.",
@@ -94,9 +94,9 @@ TUTORIAL = Tutorial(
         ),
     ),
     closing=(
-        "The game lasts a set number of rounds (8 with three players), each opening with a card "
-        "that bends the rules for that round. Your score is your best group of joined spaces. "
-        "Now play a whole game."
+        "The game lasts a set number of rounds (8 with three players). Round 1's card lies face "
+        "down and never takes effect; every later round opens with a card face up that bends the "
+        "rules for that round. Your score is your best group of joined spaces. Now play a whole game."
     ),
 )
 

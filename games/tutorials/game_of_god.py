@@ -39,8 +39,9 @@ TUTORIAL = Tutorial(
         Step(
             title="Challenge",
             prompt=(
-                "When the piece you moved stands alone next to a lone enemy piece, you may challenge "
-                "it. Move the top piece of g1 to g4, beside South's f4, then challenge f4."
+                "When the piece you moved stands alone next to a lone enemy piece, both outside "
+                "every goal area, you may challenge it. Move the top piece of g1 to g4, beside "
+                "South's f4, then challenge f4."
             ),
             play=("move:g1-g4", "challenge:f4", "dice:6,2", "move:e8-e5", "challenge:e4", "dice:2,4"),
             hint="Move from g1 to g4, then challenge the piece on f4.",

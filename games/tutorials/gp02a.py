@@ -65,8 +65,9 @@ TUTORIAL = Tutorial(
             title="Groups and majorities",
             prompt=(
                 "Put your three chips on b2, c2 and d2. Gray fields (b2, c2) are for good: no chip "
-                "there is ever removed. Chips joined side by side form a group (2-4 chips: 1 point) "
-                "and the colour with the most chips in a block scores 3."
+                "there is ever removed. Chips joined side by side form a group (2-4 chips: 1 point), "
+                "and the sole colour with the most chips in a block scores 3; colours tied for the "
+                "most share it, 3 divided by their number and rounded down."
             ),
             play=(
                 "put:blue@b2",
@@ -140,8 +141,8 @@ TUTORIAL = Tutorial(
     closing=(
         "The game ends when the chronology is full at the end of a round, when the bag cannot give "
         "a player the chips they must draw, or when a player can neither place nor move. Bigger "
-        "groups pay much more (5 chips: 3, 8: 6, 11: 10, 15: 16), and with cards 2 and 3 you may "
-        "move your own chips instead of placing. Now play a whole game."
+        "groups pay much more (5 chips: 3, 8: 6, 11: 10, 15: 16), and with card 2 you may move your "
+        "own chips instead of placing (with four players, card 3 too). Now play a whole game."
     ),
 )
 

@@ -91,8 +91,9 @@ TUTORIAL = Tutorial(
             play=("trunk:e2-f2", "trunk:e1-f1"),
             hint="Lay the trunk between e2 and f2, going up from the fence's open end.",
             done=(
-                "Red closed the fence, but land belongs to the farm houses inside: d1, e1 and e2 hold "
-                "only your farm house, so they are yours too. 8 points to 0."
+                "Red closed the fence, but land belongs to the farm houses inside: the area d1, e1, "
+                "d2, e2 holds only your farm house, on d2, so its land squares d1, e1 and e2 are yours "
+                "too. 8 points to 0."
             ),
             expect={"scores": [8, 0], "to_move": 1},
         ),
