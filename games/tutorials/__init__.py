@@ -32,8 +32,9 @@ class Step:
     """One thing to learn: the prompt shown before it, the actions played in it (the
     learner's and the replies), the hint for a wrong move, and what to say once it is done.
 
-    ``expect`` holds the facts the words state, checked by the tests after the step's last
-    action: ``scores`` (a list per seat) and ``to_move`` (a seat)."""
+    ``expect`` holds the facts the words state, checked by the tests: after the step's last
+    action ``scores`` (a list per seat) and ``to_move`` (a seat, or ``None`` once the game is
+    over); before its first action ``refused`` (actions the words say are not allowed there)."""
 
     title: str
     prompt: str
@@ -56,6 +57,7 @@ class Tutorial:
     options: dict = field(default_factory=dict)
     lesson: str = "basics"  # the lesson's name in its address, unique within the game
     title: str = "The basics"
+    ends_game: bool = False  # the lesson teaches an end of the game: its last step ends it
 
     @property
     def game(self):
