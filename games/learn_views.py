@@ -28,12 +28,9 @@ LESSON_BOT = "mcts-easy"
 
 def _tutorial_or_404(slug, lesson=None) -> Tutorial:
     try:
-        tutorial = get_tutorial(slug, lesson)
+        return get_tutorial(slug, lesson)
     except KeyError:
         raise Http404("No such lesson for this game") from None
-    if lesson is not None and tutorial.is_first:
-        raise Http404("The first lesson lives at the game's learn page")  # one address per lesson
-    return tutorial
 
 
 def _key(tutorial: Tutorial) -> str:
@@ -44,10 +41,10 @@ def _key(tutorial: Tutorial) -> str:
 
 def lesson_url(tutorial: Tutorial, view: str = "") -> str:
     """The address of ``tutorial``'s page (``view`` "move" or "restart": of that action)."""
-    name = "game-learn" + (f"-{view}" if view else "")
+    suffix = f"-{view}" if view else ""
     if tutorial.is_first:
-        return reverse(name, args=[tutorial.slug])
-    return reverse(name.replace("game-learn", "game-lesson"), args=[tutorial.slug, tutorial.lesson])
+        return reverse(f"game-learn{suffix}", args=[tutorial.slug])
+    return reverse(f"game-lesson{suffix}", args=[tutorial.slug, tutorial.lesson])
 
 
 def learn_links() -> list[dict]:
@@ -101,6 +98,8 @@ def lesson_payload(here: Position) -> dict:
 
 def learn_page(request, slug, lesson=None):
     tutorial = _tutorial_or_404(slug, lesson)
+    if lesson is not None and tutorial.is_first:  # one address per lesson: the game's learn page
+        return redirect(lesson_url(tutorial))
     here = position(slug, _progress(request, tutorial), tutorial.lesson)
     following = tutorial.next
     context = {
