@@ -351,7 +351,10 @@ def idle_round(state, seats=2):
 
 
 def test_a_first_round_of_armies_only_no_longer_ends_the_game():
-    # The deal that used to end a game 0-0 after five actions: both seats draw only armies.
+    """The ruling (shared rules, "End of the game"): "it also ends after five full rounds in a
+    row in which nobody built ... A single round without a build is no stall: early on, every
+    seat may simply have drawn armies, and a game ended 0-0 after its first round is not a
+    game." The deal that used to end a game 0-0 after five actions: both seats draw armies."""
     state = GAME.new_state(2)
     state.apply("first:0")
     idle_round(state)
