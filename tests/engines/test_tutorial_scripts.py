@@ -64,7 +64,8 @@ def test_every_scripted_action_is_legal_and_the_words_hold(slug, lesson):
 
 
 @pytest.mark.parametrize(
-    ("slug", "lesson"), [p for p in LESSONS if any("refused" in s.expect for s in get_tutorial(*p.values).steps)]
+    ("slug", "lesson"),
+    [(t.slug, t.lesson) for t in all_tutorials() if any("refused" in step.expect for step in t.steps)],
 )
 def test_what_a_lesson_says_is_refused_is_refused_and_changes_nothing(slug, lesson):
     tutorial = get_tutorial(slug, lesson)
