@@ -89,11 +89,15 @@ def lesson_payload(here: Position) -> dict:
         "progress": here.progress,
         "step": here.step,
         "steps": [s.title for s in steps],
-        "title": current.title if current else "You know the basics",
+        "title": current.title if current else _finished_title(tutorial),
         "prompt": current.prompt if current else tutorial.closing,
         "done": here.just_done,
         "finished": here.finished,
     }
+
+
+def _finished_title(tutorial: Tutorial) -> str:
+    return "You know the basics" if tutorial.is_first else f"Lesson done: {tutorial.title}"
 
 
 def learn_page(request, slug, lesson=None):

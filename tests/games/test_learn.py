@@ -236,6 +236,7 @@ def test_the_end_of_the_first_lesson_offers_the_second_and_a_lesson_that_ends_th
         assert lesson_move(client, "game-of-god", "stalemate", step.action, progress).json()["ok"]
     lesson = lesson_of(client.get("/games/game-of-god/learn/stalemate/"))
     assert lesson["finished"] and lesson["view"]["terminal"] and lesson["view"]["scores"] == [1, 0]
+    assert lesson["title"] == "Lesson done: Trapped pieces and stalemate"
     assert "Stalemate" in lesson["view"]["prompt"]
 
 
