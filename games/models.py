@@ -85,6 +85,12 @@ class Match(models.Model):
             return self.game
 
     @property
+    def chosen_options(self) -> dict:
+        """The options its players chose, for a new match on the same terms (a rematch): a
+        former ruling the record was played under is left out, the new match plays today's."""
+        return self.engine.chosen_options(self.options)
+
+    @property
     def options_text(self) -> str:
         """The match's departures from the standard game, in words ("" for the standard)."""
         try:

@@ -107,6 +107,12 @@ class Game:
                 result[name] = options[name]
         return result
 
+    def chosen_options(self, options: dict | None) -> dict[str, Any]:
+        """A record's options without the former rulings it was played under: the terms of
+        a new match on the same options (which plays the current rulings)."""
+        rulings = {o.name for o in self.rulings}
+        return {name: value for name, value in (options or {}).items() if name not in rulings}
+
     def options_text(self, options: dict | None) -> list[str]:
         """The chosen options that differ from the standard game, in words: a yes/no option by
         its label, a number as "label: value"."""

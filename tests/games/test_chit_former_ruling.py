@@ -58,3 +58,19 @@ def test_a_match_made_now_plays_the_new_safeguard_and_cannot_ask_for_the_former(
     with pytest.raises(services.MatchError, match="no option stall_rounds"):
         services.match_create(user=alice, game="chit-territory", num_players=2, options={"stall_rounds": 1})
     assert Match.objects.count() == 1
+
+
+def test_a_rematch_of_a_game_played_under_the_former_ruling_plays_the_new_one(alice, bob):
+    from challenges import services as challenges
+
+    old = recorded_match(alice, Match.Status.FINISHED, RECORD)
+    old.seats.create(index=0, user=alice)
+    old.seats.create(index=1, user=bob)
+    migration.mark_former_ruling(apps, None)
+    old.refresh_from_db()
+    assert old.chosen_options == {"mountains_rivers": False}
+
+    offer = challenges.rematch_offer(match_id=old.pk, user=alice)
+    offer = challenges.rematch_answer(offer_id=offer.pk, user=bob, accept=True)
+    assert offer.new_match.options == {"mountains_rivers": False}
+    assert offer.new_match.engine.new_state(2, offer.new_match.options).view(None)["stall_rounds"] == 5
