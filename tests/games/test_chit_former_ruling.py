@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 # Round 1, armies only: the former ruling ended this game 0-0 after five actions.
 RECORD = ["first:0", "draw:army", "draw:army", "draw:army", "draw:army"]
-migration = importlib.import_module("games.migrations.0007_chit_former_stall_ruling")
+migration = importlib.import_module("games.migrations.0008_chit_former_stall_ruling")
 
 
 def recorded_match(user, status, moves):

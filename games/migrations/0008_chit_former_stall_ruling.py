@@ -39,7 +39,7 @@ def unmark(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0006_takeback"),
+        ("games", "0007_chat_moderation"),
     ]
 
     operations = [
