@@ -72,5 +72,6 @@ def test_a_rematch_of_a_game_played_under_the_former_ruling_plays_the_new_one(al
 
     offer = challenges.rematch_offer(match_id=old.pk, user=alice)
     offer = challenges.rematch_answer(offer_id=offer.pk, user=bob, accept=True)
-    assert offer.new_match.options == {"mountains_rivers": False}
-    assert offer.new_match.engine.new_state(2, offer.new_match.options).view(None)["stall_rounds"] == 5
+    rematch = offer.new_match
+    assert rematch is not None and rematch.options == {"mountains_rivers": False}
+    assert rematch.engine.new_state(2, rematch.options).view(None)["stall_rounds"] == 5
