@@ -1,0 +1,120 @@
+"""The site's middleware, each able to serve an async view without leaving the event loop.
+
+Under ASGI a middleware that is not async-capable makes Django run it, and everything below
+it, through a thread; and Django's own middleware, though async-capable, runs its
+``process_request`` and ``process_response`` through ``sync_to_async`` on every request (its
+``MiddlewareMixin.__acall__``), as Django does for every ``process_view`` that is not a
+coroutine: a thread hand-off each, a few tens of microseconds of two context switches and the
+GIL passed back and forth, several times per request.
+
+Most of these hooks only compute: they read the request's headers and cookies and write
+response headers. The classes here are the same middleware, run in the event loop when they
+are in async mode; the two hooks that can wait on the session store (the session's save, the
+messages kept in the session) still go to a thread, but only when they would actually reach
+the store: a session to save, or one not loaded yet. In sync mode (the test client, a sync
+handler) they are exactly the originals.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import sync_to_async
+from csp.middleware import CSPMiddleware as _CSPMiddleware
+from django.conf import settings
+from django.contrib.auth.middleware import AuthenticationMiddleware as _AuthenticationMiddleware
+from django.contrib.messages.middleware import MessageMiddleware as _MessageMiddleware
+from django.contrib.sessions.middleware import SessionMiddleware as _SessionMiddleware
+from django.core.exceptions import ImproperlyConfigured
+from django.middleware.clickjacking import XFrameOptionsMiddleware as _XFrameOptionsMiddleware
+from django.middleware.common import CommonMiddleware as _CommonMiddleware
+from django.middleware.csrf import CsrfViewMiddleware as _CsrfViewMiddleware
+from django.middleware.security import SecurityMiddleware as _SecurityMiddleware
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
+
+
+def session_in_memory(request) -> bool:
+    """Whether reading or writing ``request.session`` can happen without the session store:
+    there is none, it has no key yet (a new, empty one) or it is loaded already."""
+    session = getattr(request, "session", None)
+    return session is None or session.session_key is None or hasattr(session, "_session_cache")
+
+
+class InLoop:
+    """Async mode for a ``MiddlewareMixin`` whose hooks compute only: ``process_request``
+    and ``process_response`` called in the event loop rather than through a thread each.
+    ``response_in_loop`` says, per response, whether ``process_response`` may run here."""
+
+    get_response: object
+
+    async def __acall__(self, request):
+        response = None
+        if hasattr(self, "process_request"):
+            response = self.process_request(request)
+        response = response or await self.get_response(request)  # type: ignore[operator]
+        if hasattr(self, "process_response"):
+            if self.response_in_loop(request, response):
+                response = self.process_response(request, response)
+            else:
+                response = await sync_to_async(self.process_response, thread_sensitive=True)(request, response)
+        return response
+
+    def response_in_loop(self, request, response) -> bool:
+        return True
+
+
+class SecurityMiddleware(InLoop, _SecurityMiddleware):
+    pass
+
+
+class CSPMiddleware(InLoop, _CSPMiddleware):
+    pass
+
+
+class SessionMiddleware(InLoop, _SessionMiddleware):
+    def response_in_loop(self, request, response) -> bool:
+        # The original saves the session only when it was modified (or on every request when
+        # so configured) and is not empty: only then does it reach the store.
+        session = getattr(request, "session", None)
+        if session is None:
+            return True
+        return session.is_empty() or not (session.modified or settings.SESSION_SAVE_EVERY_REQUEST)
+
+
+class CommonMiddleware(InLoop, _CommonMiddleware):
+    pass
+
+
+class CsrfViewMiddleware(InLoop, _CsrfViewMiddleware):
+    """CSRF checks in the event loop for the safe methods, which read no body; a form's POST
+    (the body parsed, the token compared) goes to a thread as before. The token lives in its
+    cookie (``CSRF_USE_SESSIONS`` off, Django's default), never in the session store."""
+
+    def __init__(self, get_response):
+        if settings.CSRF_USE_SESSIONS:
+            raise ImproperlyConfigured(f"{__name__}.CsrfViewMiddleware reads the CSRF token from its cookie only.")
+        super().__init__(get_response)
+        if self.async_mode:
+            # Django adapts a sync process_view with sync_to_async for every request.
+            self.process_view = self.aprocess_view  # type: ignore[method-assign]
+
+    async def aprocess_view(self, request, callback, callback_args, callback_kwargs):
+        process_view = _CsrfViewMiddleware.process_view
+        if request.method in SAFE_METHODS:
+            return process_view(self, request, callback, callback_args, callback_kwargs)
+        return await sync_to_async(process_view, thread_sensitive=True)(
+            self, request, callback, callback_args, callback_kwargs
+        )
+
+
+class AuthenticationMiddleware(InLoop, _AuthenticationMiddleware):
+    pass
+
+
+class MessageMiddleware(InLoop, _MessageMiddleware):
+    def response_in_loop(self, request, response) -> bool:
+        # Messages that did not fit the cookie are kept in the session.
+        return session_in_memory(request)
+
+
+class XFrameOptionsMiddleware(InLoop, _XFrameOptionsMiddleware):
+    pass
