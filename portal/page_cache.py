@@ -44,9 +44,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.apps import apps
 from django.conf import settings
 from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -180,6 +182,25 @@ def render(template: str, context: dict) -> Rendered:
     return Rendered(tuple(parts))
 
 
+def _keys(page: str, areas: list[str], builders) -> tuple[list[str], dict[str, str]]:
+    return [GENERATION_KEY.format(area) for area in areas], {name: FRAGMENT_KEY.format(page, name) for name in builders}
+
+
+def _fresh(found: dict, generation_keys: list[str], keys: dict[str, str]) -> dict[str, Any] | None:
+    """The fragments of ``keys`` from ``found`` (what the cache answered), or None unless
+    every generation is known and every fragment was built under them."""
+    if not all(key in found for key in generation_keys):
+        return None
+    stamp = ".".join([release(), *(found[key] for key in generation_keys)])
+    result = {}
+    for name, key in keys.items():
+        entry = found.get(key)
+        if entry is None or entry[0] != stamp:
+            return None
+        result[name] = entry[1]
+    return result
+
+
 def cached(page: str, areas: Iterable[str], builders: dict[str, Callable[[], Any]]) -> dict[str, Any]:
     """The values of ``builders`` (usually ``render(...)`` of a fragment) for ``page``: read
     from the cache while the generations of ``areas`` are those they were built under,
@@ -190,8 +211,7 @@ def cached(page: str, areas: Iterable[str], builders: dict[str, Callable[[], Any
     such as a page number out of range).
     """
     areas = list(areas)
-    generation_keys = [GENERATION_KEY.format(area) for area in areas]
-    keys = {name: FRAGMENT_KEY.format(page, name) for name in builders}
+    generation_keys, keys = _keys(page, areas, builders)
     cache = _shared_cache()
     found = cache.get_many([*generation_keys, *keys.values()])
     if all(key in found for key in generation_keys):
@@ -212,6 +232,24 @@ def cached(page: str, areas: Iterable[str], builders: dict[str, Callable[[], Any
     if new:
         cache.set_many(new, FRAGMENT_SECONDS)
     return result
+
+
+async def acached(page: str, areas: Iterable[str], builders: dict[str, Callable[[], Any]]) -> dict[str, Any]:
+    """``cached`` for an async view: when every fragment is in the cache and fresh, read in
+    the event loop (one round trip, no thread); otherwise ``cached`` in a thread, which builds
+    what is missing from the database as before."""
+    areas = list(areas)
+    generation_keys, keys = _keys(page, areas, builders)
+    cache = _shared_cache()
+    wanted = [*generation_keys, *keys.values()]
+    if isinstance(cache, LocMemCache):
+        found = cache.get_many(wanted)  # in this process's memory: nothing to wait for
+    else:
+        found = await cache.aget_many(wanted)
+    result = _fresh(found, generation_keys, keys)
+    if result is not None:
+        return result
+    return await sync_to_async(cached, thread_sensitive=True)(page, areas, builders)
 
 
 # --------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+from asgiref.sync import sync_to_async
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404
@@ -5,6 +6,7 @@ from django.shortcuts import render
 
 from games.catalog import all_games, get_game
 from portal import page_cache
+from portal.viewer import viewer
 
 from . import selectors
 
@@ -30,8 +32,10 @@ def _hall_of_fame_context() -> dict:
     }
 
 
-def hall_of_fame(request):
-    context = page_cache.cached(
+async def hall_of_fame(request):
+    """An async view: served in the event loop while its table is in the page cache."""
+    await viewer(request)
+    context = await page_cache.acached(
         "hall-of-fame",
         ["ratings", "people"],
         {"hall_of_fame": lambda: page_cache.render("rankings/_hall_of_fame.html", _hall_of_fame_context())},
@@ -58,10 +62,10 @@ def _ranking_page(game, number) -> dict | None:
     return {"count": paginator.count, "table": page_cache.render("rankings/_ranking_table.html", context)}
 
 
-def _cached_ranking_page(game, number: int) -> dict | None:
+async def _cached_ranking_page(game, number: int) -> dict | None:
     name = str(number)
     areas = [f"ratings:{game.slug}", "people"]
-    return page_cache.cached(f"ranking:{game.slug}", areas, {name: lambda: _ranking_page(game, number)})[name]
+    return (await page_cache.acached(f"ranking:{game.slug}", areas, {name: lambda: _ranking_page(game, number)}))[name]
 
 
 def _page_number(value) -> int:
@@ -71,25 +75,37 @@ def _page_number(value) -> int:
         return 1
 
 
-def game_ranking(request, slug):
-    """The complete ranking of a game, 50 a page; ``?player=name`` opens the page holding them."""
+def _last_page(slug: str) -> int:
+    return max(1, -(-selectors.RankingList(slug).count() // selectors.RANKING_PAGE_SIZE))
+
+
+def _search(slug: str, query: str) -> tuple:
+    """The ranking row of the player searched for, or names like it."""
+    found = selectors.find_in_ranking(slug, query)
+    return found, [] if found is not None else selectors.similar_names(slug, query)
+
+
+async def game_ranking(request, slug):
+    """The complete ranking of a game, 50 a page; ``?player=name`` opens the page holding them.
+    An async view: a page of the table in the page cache, looked at by someone signed out and
+    searching for nobody, is served in the event loop; searches and the viewer's own rating
+    are queries, in a thread."""
     game = _game_or_404(slug)
+    user = await viewer(request)
     query = request.GET.get("player", "").strip()[:MAX_NAME]
     found = None
-    suggestions = []
+    suggestions: list = []
     number = _page_number(request.GET.get("page") or 1)
     if query:
-        found = selectors.find_in_ranking(slug, query)
+        found, suggestions = await sync_to_async(_search)(slug, query)
         if found is not None:
             number = selectors.page_of_place(found.place)
-        else:
-            suggestions = selectors.similar_names(slug, query)
-    ranking = _cached_ranking_page(game, number)
+    ranking = await _cached_ranking_page(game, number)
     if ranking is None:
         # Past either end: the last page, as the paginator's get_page would show.
-        number = max(1, -(-selectors.RankingList(slug).count() // selectors.RANKING_PAGE_SIZE))
-        ranking = _cached_ranking_page(game, number)
-    mine = selectors.rating_of(request.user, slug, placed=True)
+        number = await sync_to_async(_last_page)(slug)
+        ranking = await _cached_ranking_page(game, number)
+    mine = await sync_to_async(selectors.rating_of)(user, slug, placed=True) if user.is_authenticated else None
     my_place = mine.place if mine is not None else None
     context = {
         "game": game,
@@ -106,7 +122,11 @@ def game_ranking(request, slug):
     return render(request, "rankings/ranking.html", context)
 
 
-def stats(request):
+async def stats(request):
+    """An async view: the numbers, kept a little, read in the event loop; counted in a thread."""
+    await viewer(request)
     # Counting every match and move of a busy site takes a while: the numbers are kept a little.
-    numbers = cache.get_or_set(STATS_CACHE_KEY, selectors.site_stats, STATS_CACHE_SECONDS)
+    numbers = await cache.aget(STATS_CACHE_KEY)
+    if numbers is None:
+        numbers = await sync_to_async(cache.get_or_set)(STATS_CACHE_KEY, selectors.site_stats, STATS_CACHE_SECONDS)
     return render(request, "rankings/stats.html", numbers)
