@@ -17,8 +17,13 @@ handler) they are exactly the originals.
 
 from __future__ import annotations
 
+from http import HTTPStatus
+
 from asgiref.sync import sync_to_async
+from csp.constants import HEADER, HEADER_REPORT_ONLY
+from csp.middleware import CheckableLazyObject
 from csp.middleware import CSPMiddleware as _CSPMiddleware
+from csp.utils import build_policy as csp_build_policy
 from django.conf import settings
 from django.contrib.auth.middleware import AuthenticationMiddleware as _AuthenticationMiddleware
 from django.contrib.messages.middleware import MessageMiddleware as _MessageMiddleware
@@ -67,7 +72,48 @@ class SecurityMiddleware(InLoop, _SecurityMiddleware):
 
 
 class CSPMiddleware(InLoop, _CSPMiddleware):
-    pass
+    """django-csp's, with the policy of the settings built once per process: a response that
+    asks for nothing of its own (no nonce used, no policy of its view, no exemption) gets the
+    header django-csp would build, without building it on every request (the costliest step of
+    a trivial request). Any other response is django-csp's own affair."""
+
+    _OWN_POLICY = (
+        "_csp_config",
+        "_csp_update",
+        "_csp_replace",
+        "_csp_config_ro",
+        "_csp_update_ro",
+        "_csp_replace_ro",
+        "_csp_exempt",
+        "_csp_exempt_ro",
+    )
+    _HEADERS = (
+        (HEADER, False, "CONTENT_SECURITY_POLICY"),
+        (HEADER_REPORT_ONLY, True, "CONTENT_SECURITY_POLICY_REPORT_ONLY"),
+    )
+
+    def _settings_policy(self, report_only: bool, setting: str) -> str:
+        """The policy of the settings, built again only when the setting is another object."""
+        config = getattr(settings, setting, None)
+        built = self.__dict__.setdefault("_built", {})
+        if report_only not in built or built[report_only][0] is not config:
+            built[report_only] = (config, csp_build_policy(report_only=report_only))
+        return built[report_only][1]
+
+    def process_response(self, request, response):
+        if (
+            getattr(request, "_csp_nonce", None) is not None
+            or any(hasattr(response, name) for name in self._OWN_POLICY)
+            or (settings.DEBUG and response.status_code in (HTTPStatus.INTERNAL_SERVER_ERROR, HTTPStatus.NOT_FOUND))
+        ):
+            return super().process_response(request, response)
+        for header, report_only, setting in self._HEADERS:
+            policy = self._settings_policy(report_only, setting)
+            prefixes = (getattr(settings, setting, None) or {}).get("EXCLUDE_URL_PREFIXES", None) or ()
+            if policy and header not in response and not request.path_info.startswith(tuple(prefixes)):
+                response[header] = policy
+        request.csp_nonce = CheckableLazyObject(self._csp_nonce_post_response)
+        return response
 
 
 class SessionMiddleware(InLoop, _SessionMiddleware):

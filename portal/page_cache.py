@@ -48,10 +48,11 @@ from asgiref.sync import sync_to_async
 from django.apps import apps
 from django.conf import settings
 from django.core.cache import caches
-from django.core.cache.backends.locmem import LocMemCache
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+
+from .cache import aget_many
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ BUILDING = "page_cache_building"
 
 
 @functools.cache
-def _shared_cache():
+def shared_cache():
     """The default cache, one object per process. Django keeps one per request context, and
     under ASGI every request runs in a context of its own: the Redis backend's connection
     pool goes with the object, so each request would open a new connection to Redis (about
@@ -212,7 +213,7 @@ def cached(page: str, areas: Iterable[str], builders: dict[str, Callable[[], Any
     """
     areas = list(areas)
     generation_keys, keys = _keys(page, areas, builders)
-    cache = _shared_cache()
+    cache = shared_cache()
     found = cache.get_many([*generation_keys, *keys.values()])
     if all(key in found for key in generation_keys):
         stamp = ".".join([release(), *(found[key] for key in generation_keys)])
@@ -240,12 +241,9 @@ async def acached(page: str, areas: Iterable[str], builders: dict[str, Callable[
     what is missing from the database as before."""
     areas = list(areas)
     generation_keys, keys = _keys(page, areas, builders)
-    cache = _shared_cache()
+    cache = shared_cache()
     wanted = [*generation_keys, *keys.values()]
-    if isinstance(cache, LocMemCache):
-        found = cache.get_many(wanted)  # in this process's memory: nothing to wait for
-    else:
-        found = await cache.aget_many(wanted)
+    found = await aget_many(cache, wanted)
     result = _fresh(found, generation_keys, keys)
     if result is not None:
         return result
@@ -262,7 +260,7 @@ def _token() -> str:
 
 def generations(areas: Iterable[str]) -> list[str]:
     """The current generation of each area, in order (one round trip when all are known)."""
-    cache = _shared_cache()
+    cache = shared_cache()
     keys = [GENERATION_KEY.format(area) for area in areas]
     found = cache.get_many(keys)
     missing = [key for key in keys if key not in found]
@@ -283,7 +281,7 @@ def bump(*areas: str) -> None:
     that cannot be reached is logged, never raised into them. The pages then catch up
     within ``FRAGMENT_SECONDS``."""
     try:
-        _shared_cache().set_many({GENERATION_KEY.format(area): _token() for area in areas}, None)
+        shared_cache().set_many({GENERATION_KEY.format(area): _token() for area in areas}, None)
     except Exception:
         log.exception("Could not mark %s as changed in the page cache", ", ".join(areas))
 

@@ -422,8 +422,8 @@ STORAGES = {
 # --- Security ----------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
 # Sessions are written to the database and read through the cache: a signed-in page or
-# socket costs no session query.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# socket costs no session query (Django's cached_db, through one cache object per process).
+SESSION_ENGINE = "portal.sessions"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

@@ -1,7 +1,11 @@
+import functools
+
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.urls import get_script_prefix
 
 from forums.selectors import forum_url_for_game
 from games import sections as game_sections
@@ -21,6 +25,13 @@ from .viewer import viewer
 # fragment stale builds it in a thread as before.
 
 
+@functools.cache
+def _game_cards(script_prefix: str) -> str:
+    """The home page's cards of the games: the same for everyone while the process runs (the
+    catalog is code), so rendered once per process (per script prefix, as its addresses)."""
+    return render_to_string("portal/_game_cards.html", {"games": all_games()})
+
+
 async def home(request):
     await viewer(request)
     context = await page_cache.acached(
@@ -28,7 +39,7 @@ async def home(request):
         ["finished", "people"],
         {"latest": lambda: page_cache.render("portal/_home_latest.html", {"latest": latest_finished(limit=8)})},
     )
-    return render(request, "portal/home.html", {"games": all_games(), **context})
+    return render(request, "portal/home.html", {"game_cards": _game_cards(get_script_prefix()), **context})
 
 
 async def game_detail(request, slug):

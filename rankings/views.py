@@ -1,11 +1,12 @@
 from asgiref.sync import sync_to_async
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import render
 
 from games.catalog import all_games, get_game
 from portal import page_cache
+from portal.cache import aget_many
 from portal.viewer import viewer
 
 from . import selectors
@@ -126,7 +127,7 @@ async def stats(request):
     """An async view: the numbers, kept a little, read in the event loop; counted in a thread."""
     await viewer(request)
     # Counting every match and move of a busy site takes a while: the numbers are kept a little.
-    numbers = await cache.aget(STATS_CACHE_KEY)
+    numbers = (await aget_many(caches["default"], [STATS_CACHE_KEY])).get(STATS_CACHE_KEY)
     if numbers is None:
         numbers = await sync_to_async(cache.get_or_set)(STATS_CACHE_KEY, selectors.site_stats, STATS_CACHE_SECONDS)
     return render(request, "rankings/stats.html", numbers)
