@@ -39,6 +39,8 @@ import hashlib
 import logging
 import re
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +51,7 @@ from django.apps import apps
 from django.conf import settings
 from django.core.cache import caches
 from django.db import transaction
+from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
@@ -187,13 +190,21 @@ def _keys(page: str, areas: list[str], builders) -> tuple[list[str], dict[str, s
     return [GENERATION_KEY.format(area) for area in areas], {name: FRAGMENT_KEY.format(page, name) for name in builders}
 
 
-def _fresh(found: dict, generation_keys: list[str], keys: dict[str, str]) -> dict[str, Any] | None:
+class Fragments(dict):
+    """The fragments of a page, and the stamp they were all read under (None when some had
+    to be built): the same stamp, the same fragments."""
+
+    stamp: str | None = None
+
+
+def _fresh(found: dict, generation_keys: list[str], keys: dict[str, str]) -> Fragments | None:
     """The fragments of ``keys`` from ``found`` (what the cache answered), or None unless
     every generation is known and every fragment was built under them."""
     if not all(key in found for key in generation_keys):
         return None
     stamp = ".".join([release(), *(found[key] for key in generation_keys)])
-    result = {}
+    result = Fragments()
+    result.stamp = stamp
     for name, key in keys.items():
         entry = found.get(key)
         if entry is None or entry[0] != stamp:
@@ -235,10 +246,11 @@ def cached(page: str, areas: Iterable[str], builders: dict[str, Callable[[], Any
     return result
 
 
-async def acached(page: str, areas: Iterable[str], builders: dict[str, Callable[[], Any]]) -> dict[str, Any]:
+async def acached(page: str, areas: Iterable[str], builders: dict[str, Callable[[], Any]]) -> Fragments:
     """``cached`` for an async view: when every fragment is in the cache and fresh, read in
-    the event loop (one round trip, no thread); otherwise ``cached`` in a thread, which builds
-    what is missing from the database as before."""
+    the event loop (one round trip, no thread), with the stamp they were read under;
+    otherwise ``cached`` in a thread, which builds what is missing from the database as
+    before."""
     areas = list(areas)
     generation_keys, keys = _keys(page, areas, builders)
     cache = shared_cache()
@@ -247,7 +259,53 @@ async def acached(page: str, areas: Iterable[str], builders: dict[str, Callable[
     result = _fresh(found, generation_keys, keys)
     if result is not None:
         return result
-    return await sync_to_async(cached, thread_sensitive=True)(page, areas, builders)
+    return Fragments(await sync_to_async(cached, thread_sensitive=True)(page, areas, builders))
+
+
+# --------------------------------------------------------------------------------------
+# Whole pages, for visitors who bring nothing of their own
+#
+# A visitor without a session or messages of their own sees what every such visitor sees: the
+# page is its fragments around parts that are the same for all (the header of someone signed
+# out, the forms that need an account left out). So an async view may keep the whole page,
+# in this process's memory, under the stamps of the fragments it was made of: the next such
+# visitor gets it without a render, and a change that makes a fragment stale makes the page
+# stale with it (its stamp is another). A page whose rendering used a CSRF token (a form) is
+# never kept: the token belongs to one visitor.
+
+PAGES_KEPT = 256
+_pages: OrderedDict[tuple, bytes] = OrderedDict()
+_pages_lock = threading.Lock()
+
+
+def _page_key(request, parts: Iterable[Fragments]) -> tuple | None:
+    if request.method != "GET" or settings.SESSION_COOKIE_NAME in request.COOKIES:
+        return None
+    if settings.MESSAGE_STORAGE != "django.contrib.messages.storage.fallback.FallbackStorage":
+        return None  # a message may wait in a place other than its cookie
+    if "messages" in request.COOKIES:  # the cookie of django.contrib.messages
+        return None
+    stamps = [part.stamp for part in parts]
+    if None in stamps:
+        return None
+    return (request.get_full_path(), *stamps)
+
+
+def whole_page(request, parts: Iterable[Fragments], render_page: Callable[[], HttpResponse]) -> HttpResponse:
+    """``render_page()``, or the page it rendered for the last visitor who, like this one,
+    brought nothing of their own, while ``parts`` (the page's fragments) have the same stamps."""
+    key = _page_key(request, parts)
+    if key is not None:
+        content = _pages.get(key)
+        if content is not None:
+            return HttpResponse(content)
+    response = render_page()
+    if key is not None and response.status_code == 200 and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+        with _pages_lock:
+            _pages[key] = response.content
+            while len(_pages) > PAGES_KEPT:
+                _pages.popitem(last=False)
+    return response
 
 
 # --------------------------------------------------------------------------------------

@@ -39,7 +39,11 @@ async def home(request):
         ["finished", "people"],
         {"latest": lambda: page_cache.render("portal/_home_latest.html", {"latest": latest_finished(limit=8)})},
     )
-    return render(request, "portal/home.html", {"game_cards": _game_cards(get_script_prefix()), **context})
+    return page_cache.whole_page(
+        request,
+        [context],
+        lambda: render(request, "portal/home.html", {"game_cards": _game_cards(get_script_prefix()), **context}),
+    )
 
 
 async def game_detail(request, slug):
@@ -64,8 +68,9 @@ async def game_detail(request, slug):
         **tournament_builders,
     }
     areas = list(dict.fromkeys([*game_areas, "forums", *fame_areas, *tournament_areas]))
-    context.update(await page_cache.acached(f"game:{slug}", areas, shared))
-    return render(request, "games/game_detail.html", context)
+    fragments = await page_cache.acached(f"game:{slug}", areas, shared)
+    context.update(fragments)
+    return page_cache.whole_page(request, [fragments], lambda: render(request, "games/game_detail.html", context))
 
 
 def player(request, username):

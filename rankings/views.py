@@ -41,7 +41,7 @@ async def hall_of_fame(request):
         ["ratings", "people"],
         {"hall_of_fame": lambda: page_cache.render("rankings/_hall_of_fame.html", _hall_of_fame_context())},
     )
-    return render(request, "rankings/hall_of_fame.html", context)
+    return page_cache.whole_page(request, [context], lambda: render(request, "rankings/hall_of_fame.html", context))
 
 
 def _ranking_page(game, number) -> dict | None:
@@ -63,10 +63,14 @@ def _ranking_page(game, number) -> dict | None:
     return {"count": paginator.count, "table": page_cache.render("rankings/_ranking_table.html", context)}
 
 
-async def _cached_ranking_page(game, number: int) -> dict | None:
-    name = str(number)
+async def _cached_ranking_page(game, number: int) -> page_cache.Fragments:
+    """The ranking's page ``number`` under the name "page" (None past either end)."""
     areas = [f"ratings:{game.slug}", "people"]
-    return (await page_cache.acached(f"ranking:{game.slug}", areas, {name: lambda: _ranking_page(game, number)}))[name]
+    fragments = await page_cache.acached(
+        f"ranking:{game.slug}", areas, {str(number): lambda: _ranking_page(game, number)}
+    )
+    fragments["page"] = fragments[str(number)]
+    return fragments
 
 
 def _page_number(value) -> int:
@@ -101,11 +105,13 @@ async def game_ranking(request, slug):
         found, suggestions = await sync_to_async(_search)(slug, query)
         if found is not None:
             number = selectors.page_of_place(found.place)
-    ranking = await _cached_ranking_page(game, number)
-    if ranking is None:
+    fragments = await _cached_ranking_page(game, number)
+    if fragments["page"] is None:
         # Past either end: the last page, as the paginator's get_page would show.
         number = await sync_to_async(_last_page)(slug)
-        ranking = await _cached_ranking_page(game, number)
+        fragments = await _cached_ranking_page(game, number)
+        fragments.stamp = None  # the page shown depends on a count, not on the address alone
+    ranking = fragments["page"]
     mine = await sync_to_async(selectors.rating_of)(user, slug, placed=True) if user.is_authenticated else None
     my_place = mine.place if mine is not None else None
     context = {
@@ -120,7 +126,9 @@ async def game_ranking(request, slug):
         "my_place": my_place,
         "my_page": selectors.page_of_place(my_place) if my_place else None,
     }
-    return render(request, "rankings/ranking.html", context)
+    if query:  # what a search found is no fragment's
+        return render(request, "rankings/ranking.html", context)
+    return page_cache.whole_page(request, [fragments], lambda: render(request, "rankings/ranking.html", context))
 
 
 async def stats(request):

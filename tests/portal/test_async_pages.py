@@ -225,3 +225,72 @@ def test_signing_in_and_reading_pages_through_the_real_server(asgi_server, alice
         body = opener.open(f"{asgi_server}{path}").read().decode()
         assert "alice" in body and "Log in" not in body
     assert opener.open(f"{asgi_server}/healthz").read() == b"ok"
+
+
+class Renders:
+    """The templates rendered while it is open (Django's test signal)."""
+
+    def __init__(self):
+        self.names: list[str] = []
+
+    def __call__(self, sender, template, context, **kwargs):
+        self.names.append(template.name)
+
+
+@pytest.fixture
+def renders():
+    from django.test.signals import template_rendered
+
+    seen = Renders()
+    template_rendered.connect(seen)
+    yield seen
+    template_rendered.disconnect(seen)
+
+
+@pytest.mark.parametrize("path", ["/", "/hall-of-fame/", f"/games/{SLUG}/", f"/games/{SLUG}/ranking/", "/play/"])
+def test_a_visitor_with_nothing_of_their_own_gets_the_page_kept_until_a_fragment_changes(client, renders, path):
+    from portal import page_cache
+
+    client.get(path)  # the fragments built and kept (in a thread)
+    first = client.get(path).content  # the fragments read, the page rendered and kept
+    renders.names.clear()
+    assert client.get(path).content == first
+    assert renders.names == [], "the same page, not rendered again"
+    page_cache.bump("people")  # every one of these pages shows names
+    assert client.get(path).content == first
+    assert renders.names, "a fragment went stale: the page is made again"
+
+
+def test_a_signed_in_visitor_always_gets_a_page_of_their_own(client, alice, renders):
+    client.get("/hall-of-fame/")
+    client.force_login(alice)
+    renders.names.clear()
+    body = client.get("/hall-of-fame/").content.decode()
+    assert "alice" in body and renders.names
+
+
+def test_a_page_with_a_visitors_csrf_token_is_never_kept(client, renders, monkeypatch):
+    from django.middleware.csrf import get_token
+
+    from rankings import views
+
+    original = views.render
+
+    def render_with_a_form(request, *args, **kwargs):
+        get_token(request)  # as a template with {% csrf_token %} does
+        return original(request, *args, **kwargs)
+
+    monkeypatch.setattr(views, "render", render_with_a_form)
+    client.get("/hall-of-fame/")
+    client.get("/hall-of-fame/")
+    renders.names.clear()
+    client.get("/hall-of-fame/")
+    assert renders.names, "rendered anew, with this visitor's token"
+
+
+def test_a_search_of_the_ranking_is_never_kept(client, renders):
+    client.get(f"/games/{SLUG}/ranking/?player=nobody")
+    client.get(f"/games/{SLUG}/ranking/?player=nobody")
+    renders.names.clear()
+    client.get(f"/games/{SLUG}/ranking/?player=nobody")
+    assert renders.names
