@@ -59,9 +59,13 @@ def _player_counts() -> list[int]:
     return sorted({n for g in all_games() for n in g.allowed_player_counts()})
 
 
-async def _open_matches_fragment(request) -> tuple[page_cache.Rendered, page_cache.Fragments]:
+OPEN_AREAS = ["open", "people"]
+LIVE_AREAS = ["open", "finished", "people"]
+
+
+async def _open_matches_fragment(request) -> page_cache.Rendered:
     """The lobby's list of open matches for the filters of ``request``: one page of them,
-    kept in the page cache until the open matches change (and the fragments read)."""
+    kept in the page cache until the open matches change."""
     game, players, number = _lobby_filters(request)
     beyond = {}
 
@@ -83,8 +87,8 @@ async def _open_matches_fragment(request) -> tuple[page_cache.Rendered, page_cac
         return rendered
 
     key = f"lobby:{game}:{players or ''}:{number}"
-    shared = await page_cache.acached(key, ["open", "people"], {"open_matches": build})
-    return shared["open_matches"] or beyond["page"], shared
+    shared = await page_cache.acached(key, OPEN_AREAS, {"open_matches": build})
+    return shared["open_matches"] or beyond["page"]
 
 
 @functools.lru_cache(maxsize=8)
@@ -98,23 +102,26 @@ def _lobby_forms(game: str | None) -> page_cache.Rendered:
 async def lobby(request):
     """The lobby, an async view: served in the event loop while its lists are in the page cache."""
     user = await viewer(request)
-    open_matches, shared = await _open_matches_fragment(request)
-    context = {"open_matches": open_matches}
     if request.GET.get("part") == "open":  # the page refreshing its list (static/js/lobby.js)
-        return page_cache.whole_page(
-            request, [shared], lambda: render(request, "games/_open_matches_part.html", context)
-        )
-    # The watch list: public matches being played, shown whatever the list's filters.
-    live = await page_cache.acached(
-        "lobby-live", ["open", "finished", "people"], {"live_matches": sections.live_matches}
-    )
-    context.update(live)
-    if not user.is_authenticated:
-        return page_cache.whole_page(request, [shared, live], lambda: render(request, "games/lobby.html", context))
-    game = request.GET.get("game")
-    context["forms"] = _lobby_forms(game if game in {g.slug for g in all_games()} else None)
-    # Rendered in a thread: the page lists the challenges waiting for the viewer (a query).
-    return await sync_to_async(render)(request, "games/lobby.html", context)
+
+        async def build_part():
+            context = {"open_matches": await _open_matches_fragment(request)}
+            return render(request, "games/_open_matches_part.html", context)
+
+        return await page_cache.whole_page(request, OPEN_AREAS, build_part)
+
+    async def build():
+        context = {"open_matches": await _open_matches_fragment(request)}
+        # The watch list: public matches being played, shown whatever the list's filters.
+        context.update(await page_cache.acached("lobby-live", LIVE_AREAS, {"live_matches": sections.live_matches}))
+        if not user.is_authenticated:
+            return render(request, "games/lobby.html", context)
+        game = request.GET.get("game")
+        context["forms"] = _lobby_forms(game if game in {g.slug for g in all_games()} else None)
+        # Rendered in a thread: the page lists the challenges waiting for the viewer (a query).
+        return await sync_to_async(render)(request, "games/lobby.html", context)
+
+    return await page_cache.whole_page(request, [*OPEN_AREAS, *LIVE_AREAS], build)
 
 
 @login_required

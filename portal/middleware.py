@@ -12,7 +12,7 @@ response headers. The classes here are the same middleware, run in the event loo
 are in async mode; the two hooks that can wait on the session store (the session's save, the
 messages kept in the session) still go to a thread, but only when they would actually reach
 the store: a session to save, or one not loaded yet. In sync mode (the test client, a sync
-handler) they are exactly the originals.
+handler) they are the originals, but for the CSP header of the settings, built once.
 """
 
 from __future__ import annotations

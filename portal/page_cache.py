@@ -39,9 +39,8 @@ import hashlib
 import logging
 import re
 import secrets
-import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -190,21 +189,13 @@ def _keys(page: str, areas: list[str], builders) -> tuple[list[str], dict[str, s
     return [GENERATION_KEY.format(area) for area in areas], {name: FRAGMENT_KEY.format(page, name) for name in builders}
 
 
-class Fragments(dict):
-    """The fragments of a page, and the stamp they were all read under (None when some had
-    to be built): the same stamp, the same fragments."""
-
-    stamp: str | None = None
-
-
-def _fresh(found: dict, generation_keys: list[str], keys: dict[str, str]) -> Fragments | None:
+def _fresh(found: dict, generation_keys: list[str], keys: dict[str, str]) -> dict[str, Any] | None:
     """The fragments of ``keys`` from ``found`` (what the cache answered), or None unless
     every generation is known and every fragment was built under them."""
     if not all(key in found for key in generation_keys):
         return None
     stamp = ".".join([release(), *(found[key] for key in generation_keys)])
-    result = Fragments()
-    result.stamp = stamp
+    result = {}
     for name, key in keys.items():
         entry = found.get(key)
         if entry is None or entry[0] != stamp:
@@ -246,11 +237,10 @@ def cached(page: str, areas: Iterable[str], builders: dict[str, Callable[[], Any
     return result
 
 
-async def acached(page: str, areas: Iterable[str], builders: dict[str, Callable[[], Any]]) -> Fragments:
+async def acached(page: str, areas: Iterable[str], builders: dict[str, Callable[[], Any]]) -> dict[str, Any]:
     """``cached`` for an async view: when every fragment is in the cache and fresh, read in
-    the event loop (one round trip, no thread), with the stamp they were read under;
-    otherwise ``cached`` in a thread, which builds what is missing from the database as
-    before."""
+    the event loop (one round trip, no thread); otherwise ``cached`` in a thread, which builds
+    what is missing from the database as before."""
     areas = list(areas)
     generation_keys, keys = _keys(page, areas, builders)
     cache = shared_cache()
@@ -259,7 +249,7 @@ async def acached(page: str, areas: Iterable[str], builders: dict[str, Callable[
     result = _fresh(found, generation_keys, keys)
     if result is not None:
         return result
-    return Fragments(await sync_to_async(cached, thread_sensitive=True)(page, areas, builders))
+    return await sync_to_async(cached, thread_sensitive=True)(page, areas, builders)
 
 
 # --------------------------------------------------------------------------------------
@@ -268,43 +258,45 @@ async def acached(page: str, areas: Iterable[str], builders: dict[str, Callable[
 # A visitor without a session or messages of their own sees what every such visitor sees: the
 # page is its fragments around parts that are the same for all (the header of someone signed
 # out, the forms that need an account left out). So an async view may keep the whole page,
-# in this process's memory, under the stamps of the fragments it was made of: the next such
-# visitor gets it without a render, and a change that makes a fragment stale makes the page
-# stale with it (its stamp is another). A page whose rendering used a CSRF token (a form) is
-# never kept: the token belongs to one visitor.
+# in this process's memory, under its address and the generations of the areas it shows: the
+# next such visitor gets it for one small cache read (the generations) and no render, and a
+# change to one of its areas makes it stale at once, as it does the fragments. A page whose
+# rendering used a CSRF token (a form) is never kept: the token belongs to one visitor.
 
 PAGES_KEPT = 256
 _pages: OrderedDict[tuple, bytes] = OrderedDict()
-_pages_lock = threading.Lock()
 
 
-def _page_key(request, parts: Iterable[Fragments]) -> tuple | None:
-    if request.method != "GET" or settings.SESSION_COOKIE_NAME in request.COOKIES:
-        return None
-    if settings.MESSAGE_STORAGE != "django.contrib.messages.storage.fallback.FallbackStorage":
-        return None  # a message may wait in a place other than its cookie
-    if "messages" in request.COOKIES:  # the cookie of django.contrib.messages
-        return None
-    stamps = [part.stamp for part in parts]
-    if None in stamps:
-        return None
-    return (request.get_full_path(), *stamps)
+def _brings_nothing(request) -> bool:
+    """No session and no message of its own: nothing on the page can be this visitor's."""
+    return (
+        request.method == "GET"
+        and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and settings.MESSAGE_STORAGE == "django.contrib.messages.storage.fallback.FallbackStorage"
+        and "messages" not in request.COOKIES  # the cookie of that storage
+    )
 
 
-def whole_page(request, parts: Iterable[Fragments], render_page: Callable[[], HttpResponse]) -> HttpResponse:
-    """``render_page()``, or the page it rendered for the last visitor who, like this one,
-    brought nothing of their own, while ``parts`` (the page's fragments) have the same stamps."""
-    key = _page_key(request, parts)
-    if key is not None:
-        content = _pages.get(key)
-        if content is not None:
-            return HttpResponse(content)
-    response = render_page()
+async def whole_page(request, areas: Iterable[str], build: Callable[[], Awaitable[HttpResponse]]) -> HttpResponse:
+    """``await build()``, the page of ``request`` showing ``areas``; or, for a visitor who
+    brings nothing of their own, the page built for the last such visitor while the
+    generations of ``areas`` are the same."""
+    key = None
+    if _brings_nothing(request):
+        generation_keys = [GENERATION_KEY.format(area) for area in dict.fromkeys(areas)]
+        found = await aget_many(shared_cache(), generation_keys)
+        if all(k in found for k in generation_keys):
+            key = (request.get_full_path(), release(), *(found[k] for k in generation_keys))
+            content = _pages.get(key)
+            if content is not None:
+                return HttpResponse(content)
+    # Built from what the cache and the database hold now, kept under the generations read
+    # before: if a change lands meanwhile, its new generation makes this page stale at once.
+    response = await build()
     if key is not None and response.status_code == 200 and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
-        with _pages_lock:
-            _pages[key] = response.content
-            while len(_pages) > PAGES_KEPT:
-                _pages.popitem(last=False)
+        _pages[key] = response.content
+        while len(_pages) > PAGES_KEPT:
+            _pages.popitem(last=False)
     return response
 
 

@@ -32,18 +32,21 @@ def _game_cards(script_prefix: str) -> str:
     return render_to_string("portal/_game_cards.html", {"games": all_games()})
 
 
+HOME_AREAS = ["finished", "people"]
+
+
 async def home(request):
     await viewer(request)
-    context = await page_cache.acached(
-        "home",
-        ["finished", "people"],
-        {"latest": lambda: page_cache.render("portal/_home_latest.html", {"latest": latest_finished(limit=8)})},
-    )
-    return page_cache.whole_page(
-        request,
-        [context],
-        lambda: render(request, "portal/home.html", {"game_cards": _game_cards(get_script_prefix()), **context}),
-    )
+
+    async def build():
+        context = await page_cache.acached(
+            "home",
+            HOME_AREAS,
+            {"latest": lambda: page_cache.render("portal/_home_latest.html", {"latest": latest_finished(limit=8)})},
+        )
+        return render(request, "portal/home.html", {"game_cards": _game_cards(get_script_prefix()), **context})
+
+    return await page_cache.whole_page(request, HOME_AREAS, build)
 
 
 async def game_detail(request, slug):
@@ -57,10 +60,6 @@ async def game_detail(request, slug):
     game_areas, game_builders = game_sections.game_fragments(game)
     fame_areas, fame_builders = ranking_sections.game_fragments(slug)
     tournament_areas, tournament_builders = tournament_sections.game_fragments(slug)
-    # The viewer's own rating: a query for a signed-in viewer only.
-    section = ranking_sections.game_section
-    personal = await sync_to_async(section)(slug, user) if user.is_authenticated else section(slug, None)
-    context = {"game": game, "rules": rules_html(slug), **personal}
     shared = {
         **game_builders,
         "forum_url": lambda: forum_url_for_game(slug) or "",
@@ -68,9 +67,16 @@ async def game_detail(request, slug):
         **tournament_builders,
     }
     areas = list(dict.fromkeys([*game_areas, "forums", *fame_areas, *tournament_areas]))
-    fragments = await page_cache.acached(f"game:{slug}", areas, shared)
-    context.update(fragments)
-    return page_cache.whole_page(request, [fragments], lambda: render(request, "games/game_detail.html", context))
+
+    async def build():
+        # The viewer's own rating: a query for a signed-in viewer only.
+        section = ranking_sections.game_section
+        personal = await sync_to_async(section)(slug, user) if user.is_authenticated else section(slug, None)
+        context = {"game": game, "rules": rules_html(slug), **personal}
+        context.update(await page_cache.acached(f"game:{slug}", areas, shared))
+        return render(request, "games/game_detail.html", context)
+
+    return await page_cache.whole_page(request, areas, build)
 
 
 def player(request, username):

@@ -33,15 +33,22 @@ def _hall_of_fame_context() -> dict:
     }
 
 
+HALL_OF_FAME_AREAS = ["ratings", "people"]
+
+
 async def hall_of_fame(request):
     """An async view: served in the event loop while its table is in the page cache."""
     await viewer(request)
-    context = await page_cache.acached(
-        "hall-of-fame",
-        ["ratings", "people"],
-        {"hall_of_fame": lambda: page_cache.render("rankings/_hall_of_fame.html", _hall_of_fame_context())},
-    )
-    return page_cache.whole_page(request, [context], lambda: render(request, "rankings/hall_of_fame.html", context))
+
+    async def build():
+        context = await page_cache.acached(
+            "hall-of-fame",
+            HALL_OF_FAME_AREAS,
+            {"hall_of_fame": lambda: page_cache.render("rankings/_hall_of_fame.html", _hall_of_fame_context())},
+        )
+        return render(request, "rankings/hall_of_fame.html", context)
+
+    return await page_cache.whole_page(request, HALL_OF_FAME_AREAS, build)
 
 
 def _ranking_page(game, number) -> dict | None:
@@ -63,14 +70,16 @@ def _ranking_page(game, number) -> dict | None:
     return {"count": paginator.count, "table": page_cache.render("rankings/_ranking_table.html", context)}
 
 
-async def _cached_ranking_page(game, number: int) -> page_cache.Fragments:
-    """The ranking's page ``number`` under the name "page" (None past either end)."""
-    areas = [f"ratings:{game.slug}", "people"]
+def _ranking_areas(slug: str) -> list[str]:
+    return [f"ratings:{slug}", "people"]
+
+
+async def _cached_ranking_page(game, number: int) -> dict | None:
+    name = str(number)
     fragments = await page_cache.acached(
-        f"ranking:{game.slug}", areas, {str(number): lambda: _ranking_page(game, number)}
+        f"ranking:{game.slug}", _ranking_areas(game.slug), {name: lambda: _ranking_page(game, number)}
     )
-    fragments["page"] = fragments[str(number)]
-    return fragments
+    return fragments[name]
 
 
 def _page_number(value) -> int:
@@ -98,37 +107,40 @@ async def game_ranking(request, slug):
     game = _game_or_404(slug)
     user = await viewer(request)
     query = request.GET.get("player", "").strip()[:MAX_NAME]
-    found = None
-    suggestions: list = []
-    number = _page_number(request.GET.get("page") or 1)
-    if query:
-        found, suggestions = await sync_to_async(_search)(slug, query)
-        if found is not None:
-            number = selectors.page_of_place(found.place)
-    fragments = await _cached_ranking_page(game, number)
-    if fragments["page"] is None:
-        # Past either end: the last page, as the paginator's get_page would show.
-        number = await sync_to_async(_last_page)(slug)
-        fragments = await _cached_ranking_page(game, number)
-        fragments.stamp = None  # the page shown depends on a count, not on the address alone
-    ranking = fragments["page"]
-    mine = await sync_to_async(selectors.rating_of)(user, slug, placed=True) if user.is_authenticated else None
-    my_place = mine.place if mine is not None else None
-    context = {
-        "game": game,
-        "number": number,
-        "count": ranking["count"],
-        "table": ranking["table"],
-        "query": query,
-        "found": found,
-        "suggestions": suggestions,
-        "my_rating": mine,
-        "my_place": my_place,
-        "my_page": selectors.page_of_place(my_place) if my_place else None,
-    }
-    if query:  # what a search found is no fragment's
+
+    async def build():
+        found = None
+        suggestions: list = []
+        number = _page_number(request.GET.get("page") or 1)
+        if query:
+            found, suggestions = await sync_to_async(_search)(slug, query)
+            if found is not None:
+                number = selectors.page_of_place(found.place)
+        ranking = await _cached_ranking_page(game, number)
+        if ranking is None:
+            # Past either end: the last page, as the paginator's get_page would show.
+            number = await sync_to_async(_last_page)(slug)
+            ranking = await _cached_ranking_page(game, number)
+        mine = await sync_to_async(selectors.rating_of)(user, slug, placed=True) if user.is_authenticated else None
+        my_place = mine.place if mine is not None else None
+        context = {
+            "game": game,
+            "number": number,
+            "count": ranking["count"],
+            "table": ranking["table"],
+            "query": query,
+            "found": found,
+            "suggestions": suggestions,
+            "my_rating": mine,
+            "my_place": my_place,
+            "my_page": selectors.page_of_place(my_place) if my_place else None,
+        }
         return render(request, "rankings/ranking.html", context)
-    return page_cache.whole_page(request, [fragments], lambda: render(request, "rankings/ranking.html", context))
+
+    if query:  # what a search finds is in no area's generation
+        return await build()
+    # Past the last page, the page shown follows the count of ratings, which moves with them.
+    return await page_cache.whole_page(request, _ranking_areas(slug), build)
 
 
 async def stats(request):
