@@ -54,7 +54,8 @@ lint: install
 
 # bench.live needs PostgreSQL and Redis on 127.0.0.1 (it owns the database portal_bench and
 # Redis db 2) and takes about 12 minutes. bench.forum_search needs PostgreSQL too (its own
-# database portal_bench_search, 100,000 posts; a few minutes).
+# database portal_bench_search, 100,000 posts; a few minutes). bench.pages owns the database
+# portal_bench_pages and Redis db 3 (a few minutes; `--against main` adds main's portal).
 # `make bench-live-compare REF=main` runs the move path of the portal at REF and of this
 # working tree in the same run, interleaved (`python -m bench.live --against REF`; about 5
 # minutes; CONFIGS=alone,n40 and PASSES=4 by default), refuses when their migrations differ, and
@@ -68,6 +69,7 @@ bench: install
 	$(PY) -m bench.pairing
 	$(PY) -m bench.forum_search
 	$(PY) -m bench.live
+	$(PY) -m bench.pages
 	$(PY) -m bench.hard_think
 	nice -n 10 $(PY) -m bench.bots --minutes $${BOT_MINUTES:-60} --results bench/results/bots.jsonl
 

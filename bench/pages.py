@@ -498,7 +498,9 @@ def _pct(value) -> str:
 
 def _verdict(by_rate, by_cpu, goal: float) -> str:
     met = [name for name, value in (("rate", by_rate), ("CPU", by_cpu)) if value is not None and value >= goal]
-    return {2: "met", 0: "missed"}.get(len(met), f"met by {met[0]} only")
+    if len(met) == 2:
+        return "met"
+    return f"met by {met[0]} only" if met else "missed"
 
 
 def targets(summary: dict, against: bool) -> list[tuple[str, str, str]]:
