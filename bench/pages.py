@@ -51,6 +51,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -84,6 +85,10 @@ PAGE_SHARE = 0.5
 def median(values) -> float | None:
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
+
+
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds * 1000, 2)
 
 
 def pct(values: list[float], q: float) -> float | None:
@@ -163,6 +168,10 @@ class _Client(asyncio.Protocol):
             self.done.set_result(None)
 
 
+def _factory(protocol: _Client) -> Callable[[], _Client]:
+    return lambda: protocol
+
+
 async def _load(port: int, path: str, cookie: str, clients: int, warmup: float, seconds: float) -> dict:
     loop = asyncio.get_running_loop()
     base = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode()
@@ -180,7 +189,7 @@ async def _load(port: int, path: str, cookie: str, clients: int, warmup: float, 
         protocol.stop_at = stop
         protocols.append(protocol)
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
-    await asyncio.gather(*(loop.create_connection(lambda p=p: p, "127.0.0.1", port) for p in protocols))
+    await asyncio.gather(*(loop.create_connection(_factory(p), "127.0.0.1", port) for p in protocols))
     await asyncio.wait_for(asyncio.gather(*(p.done for p in protocols)), warmup + seconds + 30)
     cpu1 = resource.getrusage(resource.RUSAGE_SELF)
     for p in protocols:
@@ -192,8 +201,8 @@ async def _load(port: int, path: str, cookie: str, clients: int, warmup: float, 
     return {
         "rate": round(len(window) / (t1 - t0), 1),
         "completed": len(window),
-        "p50_ms": round(pct(window, 0.5) * 1000, 2) if window else None,
-        "p99_ms": round(pct(window, 0.99) * 1000, 2) if window else None,
+        "p50_ms": _ms(pct(window, 0.5)),
+        "p99_ms": _ms(pct(window, 0.99)),
         "client_cpu": round(cpu / (time.perf_counter() - start), 3),
         "total": len(times),
         "errors": errors,

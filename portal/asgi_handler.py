@@ -63,7 +63,7 @@ class ASGIHandler(asgi.ASGIHandler):
         request, error_response = self.create_request(scope, body_file)
         if request is None:
             body_file.close()
-            await self.send_response(error_response, send)
+            await self.send_response(error_response, send)  # type: ignore[arg-type]
             await close_response(error_response)  # here
             return
 

@@ -31,10 +31,13 @@ import asyncio
 import functools
 import re
 import weakref
+from collections.abc import Callable
+from typing import Any
 
 import redis.asyncio
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisSerializer
+from django.core.exceptions import ImproperlyConfigured
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
@@ -82,6 +85,15 @@ class FaultTolerantRedisCache(RedisCache):
         super().__init__(server, params)
         first = re.split("[;,]", server)[0] if isinstance(server, str) else server[0]
         self.breaker: Breaker = breaker_for(first)
+        # For the reads in the event loop: the first server (the one the sync client reads
+        # when there is one), its timeouts, and the values as the sync client stores them.
+        self._first_server = first
+        options = params.get("OPTIONS", {})
+        self._async_options = {k: options[k] for k in self._ASYNC_OPTIONS if k in options}
+        serializer = options.get("serializer")
+        if serializer is not None:
+            raise ImproperlyConfigured(f"{type(self).__name__} stores values with Django's RedisSerializer only.")
+        self._loads: Callable[[Any], Any] = RedisSerializer().loads
 
     add = _fail_open(lambda *a, **k: True)(RedisCache.add)
     get = _fail_open(_default)(RedisCache.get)
@@ -105,11 +117,11 @@ class FaultTolerantRedisCache(RedisCache):
         loop only), shared by every cache object of the process: Django makes one per
         request context."""
         clients = _ASYNC_CLIENTS.setdefault(asyncio.get_running_loop(), {})
-        client = clients.get(self._servers[0])
+        client = clients.get(self._first_server)
         if client is None:
-            options = {k: v for k, v in self._cache._pool_options.items() if k in self._ASYNC_OPTIONS}
             retry = Retry(NoBackoff(), 1, supported_errors=(redis.exceptions.ConnectionError,))
-            client = clients[self._servers[0]] = redis.asyncio.Redis.from_url(self._servers[0], retry=retry, **options)
+            client = redis.asyncio.Redis.from_url(self._first_server, retry=retry, **self._async_options)
+            clients[self._first_server] = client
         return client
 
     async def aget_many(self, keys, version=None):
@@ -122,8 +134,7 @@ class FaultTolerantRedisCache(RedisCache):
             self.breaker.failed(exc, "cache aget_many")
             return {}
         self.breaker.succeeded()
-        loads = self._cache._serializer.loads
-        return {key_map[k]: loads(v) for k, v in zip(key_map, values, strict=True) if v is not None}
+        return {key_map[k]: self._loads(v) for k, v in zip(key_map, values, strict=True) if v is not None}
 
     async def aget(self, key, default=None, version=None):
         found = await self.aget_many([key], version=version)

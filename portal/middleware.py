@@ -17,7 +17,9 @@ handler) they are the originals, but for the CSP header of the settings, built o
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from http import HTTPStatus
+from typing import cast
 
 from asgiref.sync import sync_to_async
 from csp.constants import HEADER, HEADER_REPORT_ONLY
@@ -29,10 +31,12 @@ from django.contrib.auth.middleware import AuthenticationMiddleware as _Authenti
 from django.contrib.messages.middleware import MessageMiddleware as _MessageMiddleware
 from django.contrib.sessions.middleware import SessionMiddleware as _SessionMiddleware
 from django.core.exceptions import ImproperlyConfigured
+from django.http import HttpResponseBase
 from django.middleware.clickjacking import XFrameOptionsMiddleware as _XFrameOptionsMiddleware
 from django.middleware.common import CommonMiddleware as _CommonMiddleware
 from django.middleware.csrf import CsrfViewMiddleware as _CsrfViewMiddleware
 from django.middleware.security import SecurityMiddleware as _SecurityMiddleware
+from django.utils.deprecation import MiddlewareMixin
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 
@@ -44,18 +48,17 @@ def session_in_memory(request) -> bool:
     return session is None or session.session_key is None or hasattr(session, "_session_cache")
 
 
-class InLoop:
+class InLoop(MiddlewareMixin):
     """Async mode for a ``MiddlewareMixin`` whose hooks compute only: ``process_request``
     and ``process_response`` called in the event loop rather than through a thread each.
     ``response_in_loop`` says, per response, whether ``process_response`` may run here."""
-
-    get_response: object
 
     async def __acall__(self, request):
         response = None
         if hasattr(self, "process_request"):
             response = self.process_request(request)
-        response = response or await self.get_response(request)  # type: ignore[operator]
+        # In async mode (the only one that comes here) the next handler is a coroutine.
+        response = response or await cast(Awaitable[HttpResponseBase], self.get_response(request))
         if hasattr(self, "process_response"):
             if self.response_in_loop(request, response):
                 response = self.process_response(request, response)
@@ -141,7 +144,7 @@ class CsrfViewMiddleware(InLoop, _CsrfViewMiddleware):
         super().__init__(get_response)
         if self.async_mode:
             # Django adapts a sync process_view with sync_to_async for every request.
-            self.process_view = self.aprocess_view  # type: ignore[method-assign]
+            self.process_view = self.aprocess_view  # type: ignore[method-assign, assignment]
 
     async def aprocess_view(self, request, callback, callback_args, callback_kwargs):
         process_view = _CsrfViewMiddleware.process_view
