@@ -12,7 +12,8 @@ the request's context released. Here they run where the request's sync code ran:
 if it has one (a connection opened there is handed back there, as with Django's handler), in
 the event loop otherwise, where there is no connection to close and nothing waits.
 ``request_started`` is always sent in the event loop: at that point the request has no thread
-yet, and the receivers would find nothing to do in a new one either.
+yet, and the receivers would find nothing to do in a new one either. So the receivers of both
+signals must stay quick and sync, as Django's are (a test lists them).
 
 ``handle`` is Django 5.2's with those three calls changed (marked ``# here``); a test compares
 Django's with the copy it was made from, so an upgrade of Django is reviewed here.

@@ -9,6 +9,7 @@ import logging
 import re
 import urllib.parse
 import urllib.request
+import weakref
 
 import pytest
 from asgiref.sync import SyncToAsync, async_to_sync, iscoroutinefunction
@@ -295,3 +296,22 @@ def test_a_search_of_the_ranking_is_never_kept(client, renders):
     renders.names.clear()
     client.get(f"/games/{SLUG}/ranking/?player=nobody")
     assert renders.names
+
+
+def test_the_request_signals_have_only_the_receivers_the_handler_runs_in_the_event_loop():
+    """portal.asgi_handler calls the receivers of request_started (always) and of
+    request_finished (for a request without a thread) in the event loop: they must be quick and
+    sync, as Django's own are. A new receiver is to be checked against that first."""
+    import django.core.asgi  # noqa: F401 (whatever connects at start-up has connected)
+    from django.core.signals import request_finished, request_started
+
+    def names(signal):
+        found = [entry[1]() if isinstance(entry[1], weakref.ReferenceType) else entry[1] for entry in signal.receivers]
+        return sorted(f"{r.__module__}.{r.__qualname__}" for r in found if r is not None)
+
+    assert names(request_started) == ["django.db.close_old_connections", "django.db.reset_queries"]
+    assert names(request_finished) == [
+        "django.core.cache.close_caches",
+        "django.core.handlers.base.reset_urlconf",
+        "django.db.close_old_connections",
+    ]
