@@ -109,8 +109,9 @@ PAGE_WARMUP = 0.5
 MIN_SAMPLES, EXTEND = 30, 3
 
 # Targets of the live-play work, on a 2-core machine.
-ALONE_P50_MS = 10.0
+ALONE_P50_MS, ALONE_P99_MS = 10.0, 30.0
 THROUGHPUT_SHARE = 0.5
+SCALE_OUT_GAIN = 1.6  # 1 -> 2 processes, 40 matches
 THINK_P50_MS, THINK_P99_MS = 15.0, 50.0
 SPECTATORS_P99_ADD_MS = 20.0
 PAGE_SHARE, PAGE_P99_MS = 0.5, 100.0
@@ -224,6 +225,25 @@ def http_status(port: int, path: str, timeout: float = 2.0) -> int | None:
         return None
 
 
+SERVER_GROUPS: dict[int, int] = {}  # port -> the process group of the server listening on it
+
+
+def group_cpu_seconds(pgid: int) -> float:
+    """User and system CPU time of every process of the group ``pgid`` so far (Linux /proc)."""
+    ticks = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:  # pgrp, after state and ppid
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 class Server:
     """``uvicorn <app> --workers W`` in its own process group, logging to a file; run from
     ``cwd`` (the working tree unless told), so the app is the one in that folder."""
@@ -238,6 +258,7 @@ class Server:
         self.proc = subprocess.Popen(
             command, cwd=cwd, env=server_env(), stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
         )
+        SERVER_GROUPS[self.port] = self.proc.pid
 
     def wait_ready(self, timeout: float = 90.0) -> None:
         deadline = time.monotonic() + timeout
@@ -558,6 +579,8 @@ class Run:
         self.stopping = False
         self.playing = False
         self.tasks: set = set()
+        self.port: int | None = None  # the server's, whose CPU time the window measures
+        self.cpu_seconds: float | None = None
 
     def spawn(self, coro) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -566,12 +589,18 @@ class Run:
 
     async def window(self, t0: float, seconds: float) -> float:
         """Measure from ``t0`` for ``seconds``, or longer (up to EXTEND times) until MIN_SAMPLES
-        moves are complete: a slow server still gets a median worth the name. Returns the end."""
+        moves are complete: a slow server still gets a median worth the name. Returns the end.
+        The server's CPU time over the window goes to ``cpu_seconds``."""
+        group = SERVER_GROUPS.get(self.port) if self.port is not None else None
+        await asyncio.sleep(max(0.0, t0 - time.perf_counter()))
+        cpu0 = group_cpu_seconds(group) if group else None
         await asyncio.sleep(max(0.0, t0 + seconds - time.perf_counter()))
         while time.perf_counter() < t0 + seconds * EXTEND:
             if sum(1 for r in self.records if (r[1] or r[2]) >= t0) >= MIN_SAMPLES:
                 break
             await asyncio.sleep(0.1)
+        if group and cpu0 is not None:
+            self.cpu_seconds = group_cpu_seconds(group) - cpu0
         return time.perf_counter()
 
     def summary(self, t0: float, t1: float) -> dict:
@@ -587,6 +616,8 @@ class Run:
             "players_p50_ms": ms(pct(players, 0.5)),
             "players_p99_ms": ms(pct(players, 0.99)),
             "errors": dict(self.errors),
+            # The server's CPU time per completed move (or broadcast), all its processes.
+            "cpu_ms_per_move": round(1000 * self.cpu_seconds / len(done), 3) if self.cpu_seconds and done else None,
         }
 
 
@@ -616,6 +647,7 @@ async def connect_many(jobs: list, limit: int = CONNECT_AT_ONCE) -> list:
 async def baseline_run(port: int, rooms: int, warmup: float, seconds: float) -> dict:
     """Rooms of 4 sockets; sockets 0 and 1 take turns sending as soon as the last frame is back."""
     run = Run()
+    run.port = port
     origin = f"http://127.0.0.1:{port}"
     all_rooms = [Room(run) for _ in range(rooms)]
     jobs = [(f"ws://127.0.0.1:{port}/ws/rooms/{r}/", origin, None) for r in range(rooms) for _ in range(4)]
@@ -1177,7 +1209,7 @@ def summarise(results: list[dict]) -> dict:
             "passes": len(rows),
             **{
                 k: median(r.get(k) for r in rows)
-                for k in ("rate", "p50_ms", "p99_ms", "players_p50_ms", "players_p99_ms")
+                for k in ("rate", "p50_ms", "p99_ms", "players_p50_ms", "players_p99_ms", "cpu_ms_per_move")
             },
             "errors": sum(sum(r.get("errors", {}).values()) for r in rows),
             "stalled": sum(r.get("stalled", 0) for r in rows),
@@ -1225,13 +1257,19 @@ def targets(results: list[dict], summary: dict, plan: Plan) -> list[dict]:
     def add(name, measured, ok, miss):
         out.append({"target": name, "measured": measured, "met": ok, "verdict": "met" if ok else f"missed: {miss}"})
 
-    p50 = get("portal:alone:w1", "p50_ms")
-    if p50 is not None:
+    p50, p99 = get("portal:alone:w1", "p50_ms"), get("portal:alone:w1", "p99_ms")
+    if p50 is not None and p99 is not None:
+        misses = []
+        if p50 > ALONE_P50_MS:
+            misses.append(f"p50 {p50 - ALONE_P50_MS:.1f} ms over")
+        if p99 > ALONE_P99_MS:
+            misses.append(f"p99 {p99 - ALONE_P99_MS:.1f} ms over")
         add(
-            f"1 match alone: p50 <= {ALONE_P50_MS:.0f} ms",
-            f"{p50:.1f} ms (baseline {fmt(get('baseline:alone:w1', 'p50_ms'))} ms)",
-            p50 <= ALONE_P50_MS,
-            f"{p50 - ALONE_P50_MS:.1f} ms over ({p50 / ALONE_P50_MS:.1f}x the target)",
+            f"1 match alone: p50 <= {ALONE_P50_MS:.0f} ms and p99 <= {ALONE_P99_MS:.0f} ms",
+            f"p50 {p50:.1f} ms, p99 {p99:.1f} ms (baseline {fmt(get('baseline:alone:w1', 'p50_ms'))} / "
+            f"{fmt(get('baseline:alone:w1', 'p99_ms'))} ms)",
+            not misses,
+            ", ".join(misses),
         )
     share = get("portal:n40:w1", "vs_baseline")
     if share is not None:
@@ -1243,6 +1281,17 @@ def targets(results: list[dict], summary: dict, plan: Plan) -> list[dict]:
             f"{(THROUGHPUT_SHARE - share) * 100:.1f} points short ({THROUGHPUT_SHARE / share:.1f}x needed)"
             if share
             else "no move completed",
+        )
+    cpu, base_cpu = get("portal:n40:w1", "cpu_ms_per_move"), get("baseline:n40:w1", "cpu_ms_per_move")
+    if cpu and base_cpu:
+        # The same goal in the server's CPU time, which the rest of the machine's load disturbs
+        # far less than the rates: a move may cost at most 1 / THROUGHPUT_SHARE broadcasts.
+        share = base_cpu / cpu
+        add(
+            f"40 matches, 1 process: a move's server CPU <= {1 / THROUGHPUT_SHARE:.0f}x a bare broadcast's",
+            f"{cpu:.2f} ms a move vs {base_cpu:.2f} ms a broadcast ({share:.1%} of the baseline's rate per CPU)",
+            share >= THROUGHPUT_SHARE,
+            f"{cpu / base_cpu:.2f}x",
         )
     p50, p99 = get("portal:n40-think:w1", "p50_ms"), get("portal:n40-think:w1", "p99_ms")
     if p50 is not None and p99 is not None:
@@ -1269,10 +1318,11 @@ def targets(results: list[dict], summary: dict, plan: Plan) -> list[dict]:
     portal_gain, base_gain = _gain(results, "portal", "n40"), _gain(results, "baseline", "n40")
     if portal_gain is not None and base_gain is not None:
         add(
-            "1 -> 2 processes (40 matches): the portal gains at least the baseline's ratio",
-            f"portal x{portal_gain:.2f}, baseline x{base_gain:.2f}",
-            portal_gain >= base_gain,
-            f"x{portal_gain:.2f} vs x{base_gain:.2f}",
+            f"1 -> 2 processes (40 matches): the portal gains at least x{SCALE_OUT_GAIN}",
+            f"portal x{portal_gain:.2f}, baseline x{base_gain:.2f} (on 2 cores that also run the clients, "
+            "PostgreSQL and Redis)",
+            portal_gain >= SCALE_OUT_GAIN,
+            f"x{portal_gain:.2f}",
         )
     for key, label, _ in PAGES[1:]:
         for visitor in ("anonymous", "signed in"):
@@ -1329,9 +1379,12 @@ def report(info: dict, versions: dict, plan: Plan, seeded: Seeded, summary: dict
         "",
         "### Moves",
         "",
-        "| Configuration | Processes | Baseline broadcasts/s | Baseline p50 / p99 ms | Portal moves/s "
-        "| Portal p50 / p99 ms | Portal / baseline |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "CPU ms: the server's CPU time (user and system, all its processes, from /proc) over the window "
+        "per completed move or broadcast.",
+        "",
+        "| Configuration | Processes | Baseline broadcasts/s | Baseline p50 / p99 ms | Baseline CPU ms "
+        "| Portal moves/s | Portal p50 / p99 ms | Portal CPU ms | Portal / baseline |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     labels = {c.name: c.label for configs in plan.per_workers.values() for c in configs}
     for workers in workers_list:
@@ -1347,9 +1400,9 @@ def report(info: dict, versions: dict, plan: Plan, seeded: Seeded, summary: dict
                 shown = f"p50 {p['p50_ms'] / b['p50_ms']:.1f}x the baseline's"
             lines.append(
                 f"| {labels[config.name]} | {workers} | {fmt(b.get('rate'), 0)} | "
-                f"{fmt(b.get('p50_ms'))} / {fmt(b.get('p99_ms'))} | {fmt(p.get('rate'), 1)} | "
-                f"{fmt(p.get('p50_ms'))} / {fmt(p.get('p99_ms'))} | "
-                f"{shown} |"
+                f"{fmt(b.get('p50_ms'))} / {fmt(b.get('p99_ms'))} | {fmt(b.get('cpu_ms_per_move'), 2)} | "
+                f"{fmt(p.get('rate'), 1)} | {fmt(p.get('p50_ms'))} / {fmt(p.get('p99_ms'))} | "
+                f"{fmt(p.get('cpu_ms_per_move'), 2)} | {shown} |"
             )
     gains = []
     for config in ("n10", "n40", "n100"):
@@ -1561,7 +1614,7 @@ class Compare(Bench):
                     server.stop()
 
 
-FIGURES = ("rate", "p50_ms", "p99_ms")
+FIGURES = ("rate", "p50_ms", "p99_ms", "cpu_ms_per_move")
 
 
 def _ratios(top: dict[int, dict], bottom: dict[int, dict], key: str) -> dict | None:
@@ -1645,35 +1698,41 @@ def compare_report(info: dict, versions: dict, plan: Plan, arms: list[Arm], summ
         "own) and one from the working tree's, on the same interpreter, database (migrated by the working tree; "
         "both have the same migrations) and Redis; for each configuration it runs the baseline, then both "
         "portals, the ref first in odd passes and the working tree first in even ones. Players, spectators and "
-        f"windows as in Live play ({plan.seconds:g} s window after {plan.warmup:g} s of warm-up). "
+        f"windows as in Live play ({plan.seconds:g} s window after {plan.warmup:g} s of warm-up). CPU ms: the "
+        "server's CPU time (user and system, all its processes, from /proc) over the window per completed move "
+        "or broadcast, a figure the other load on the machine disturbs less than the rates. "
         f"{plan.passes} {'passes' if plan.passes > 1 else 'pass'}; every figure is the median over the passes, "
         "every ratio the median of the per-pass ratios"
         + (" (lowest-highest in brackets)" if spread else "")
         + ". Working tree / ref: above 1 is faster for moves/s, slower for latencies.",
         "",
-        "| Configuration | Processes | Baseline broadcasts/s | Baseline p50 / p99 ms | Ref moves/s "
-        "| Ref p50 / p99 ms | Working tree moves/s | Working tree p50 / p99 ms |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| Configuration | Processes | Baseline broadcasts/s | Baseline p50 / p99 ms | Baseline CPU ms "
+        "| Ref moves/s | Ref p50 / p99 ms | Ref CPU ms | Working tree moves/s | Working tree p50 / p99 ms "
+        "| Working tree CPU ms |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in summary:
         b, r, t = row["baseline"] or {}, row["ref"] or {}, row["tree"] or {}
         lines.append(
             f"| {row['label']} | {row['workers']} | {fmt(b.get('rate'), 0)} | {fmt(b.get('p50_ms'))} / "
-            f"{fmt(b.get('p99_ms'))} | {fmt(r.get('rate'))} | {fmt(r.get('p50_ms'))} / {fmt(r.get('p99_ms'))} | "
-            f"{fmt(t.get('rate'))} | {fmt(t.get('p50_ms'))} / {fmt(t.get('p99_ms'))} |"
+            f"{fmt(b.get('p99_ms'))} | {fmt(b.get('cpu_ms_per_move'), 2)} | {fmt(r.get('rate'))} | "
+            f"{fmt(r.get('p50_ms'))} / {fmt(r.get('p99_ms'))} | {fmt(r.get('cpu_ms_per_move'), 2)} | "
+            f"{fmt(t.get('rate'))} | {fmt(t.get('p50_ms'))} / {fmt(t.get('p99_ms'))} | "
+            f"{fmt(t.get('cpu_ms_per_move'), 2)} |"
         )
     lines += [
         "",
-        "| Configuration | Processes | Working tree / ref: moves/s | p50 | p99 "
+        "| Configuration | Processes | Working tree / ref: moves/s | p50 | p99 | server CPU per move "
         "| Ref / baseline: rate | p50 | Working tree / baseline: rate | p50 |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in summary:
         tr, rb, tb = row["tree_vs_ref"], row["ref_vs_baseline"], row["tree_vs_baseline"]
         lines.append(
             f"| {row['label']} | {row['workers']} | {_ratio_text(tr['rate'], spread)} | "
             f"{_ratio_text(tr['p50_ms'], spread)} | {_ratio_text(tr['p99_ms'], spread)} | "
-            f"{_ratio_text(rb['rate'], spread)} | {_ratio_text(rb['p50_ms'], spread)} | "
+            f"{_ratio_text(tr['cpu_ms_per_move'], spread)} | {_ratio_text(rb['rate'], spread)} | "
+            f"{_ratio_text(rb['p50_ms'], spread)} | "
             f"{_ratio_text(tb['rate'], spread)} | {_ratio_text(tb['p50_ms'], spread)} |"
         )
     problems = []

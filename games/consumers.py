@@ -6,7 +6,8 @@ the latest version), {"type": "chat", "text": str}, {"type": "ping"},
 {"type": "takeback_request", "version": int} and {"type": "takeback_answer", "accept": bool,
 "version": int} (casual matches: ``games.services.takebacks``).
 Server -> client: {"type": "snapshot", ...payload}, {"type": "ack", "version": int},
-{"type": "error", "code": str, "message": str}, {"type": "chat", "message": {...}}, {"type": "pong"},
+{"type": "error", "code": str, "message": str}, {"type": "chat", "message": {...}},
+{"type": "chat_hidden", "id": int} (a moderator hid that message), {"type": "pong"},
 {"type": "takeback", "version": int, "takeback": {...} | null} (a request asked or answered; once
 taken back, the new version's snapshot follows instead),
 {"type": "rematch", "offer": {...}} (a rematch of the finished match offered or answered).
@@ -25,6 +26,7 @@ its user's own update at once, then publishes the outbox on the event loop
 
 from __future__ import annotations
 
+import time
 from urllib.parse import parse_qs
 
 import live
@@ -32,6 +34,7 @@ from live.events import MATCH_UPDATED
 from live.executor import db
 from live.groups import match_group, match_players_group
 from live.sockets import JsonSocket
+from portal import metrics
 from portal.errors import ServiceError
 
 from . import selectors, services, state_cache
@@ -69,7 +72,28 @@ class MatchConsumer(JsonSocket):
 
     # -- frames from the client --------------------------------------------------------
     async def frame_act(self, frame):
-        await self._serve(services.match_act, ack=True, action=frame.get("action"), version=frame.get("version"))
+        started = time.perf_counter()
+        await self._act(frame.get("action"), frame.get("version"))
+        metrics.move_served(time.perf_counter() - started)
+
+    async def _act(self, action, version):
+        if not services.owner.enabled():
+            await self._serve(services.match_act, ack=True, action=action, version=version)
+            return
+        # On PostgreSQL the move is taken in this process's room of the match, on the loop.
+        if not await self.still_signed_in():
+            return
+        outbox = live.Outbox()
+        try:
+            result, error = (
+                await services.owner.act(
+                    match_id=self.match_id, user=self.user, action=action, version=version, outbox=outbox
+                ),
+                None,
+            )
+        except ServiceError as exc:
+            result, error = None, exc
+        await self._answer(result, error, outbox, ack=True)
 
     async def frame_snapshot(self, frame):
         await self.send_snapshot(force=True)
@@ -112,6 +136,9 @@ class MatchConsumer(JsonSocket):
         if ran is None:
             return  # signed out meanwhile: refused, and the socket closed
         result, error = ran
+        await self._answer(result, error, outbox, ack=ack)
+
+    async def _answer(self, result, error: ServiceError | None, outbox: live.Outbox, *, ack: bool) -> None:
         if error is None:
             await self._send_own_update(outbox)
             if ack:
@@ -141,6 +168,14 @@ class MatchConsumer(JsonSocket):
     async def match_updated(self, event):
         if event["version"] <= self.sent_version:
             return  # already sent (a snapshot asked for meanwhile may be newer)
+        # The first socket of this process to see the update keeps the match's state here
+        # current, before its page can answer it.
+        if services.owner.enabled():
+            services.owner.advance(event)
+        elif event.get("catch_up"):
+            catch_up = event["catch_up"]
+            before = (catch_up["from_version"], catch_up["from_moves"])
+            state_cache.advance(int(self.match_id), *before, event["version"], catch_up["actions"])
         seat = event["players"].get(self.user_key) if self.user_key else None
         if seat is not None and not event["seats"]:
             # Seated since this socket joined the spectators (a seat taken in another tab):
@@ -153,10 +188,6 @@ class MatchConsumer(JsonSocket):
         text = event["spectator"] if seat is None else event["seats"][seat]
         self.sent_version = event["version"]
         await self.send(text_data=text)
-        catch_up = event.get("catch_up")
-        if catch_up:  # the first socket of this process to see the update keeps its state current
-            before = (catch_up["from_version"], catch_up["from_moves"])
-            state_cache.advance(int(self.match_id), *before, event["version"], catch_up["actions"])
 
     async def match_takeback(self, event):
         """A request to take back a move was asked or answered: public to every audience. The
@@ -165,6 +196,10 @@ class MatchConsumer(JsonSocket):
 
     async def chat_message(self, event):
         await self.send_json({"type": "chat", "message": event["message"]})
+
+    async def chat_hidden(self, event):
+        """A moderator hid a message: the page drops it."""
+        await self.send_json({"type": "chat_hidden", "id": event["id"]})
 
     async def rematch_offer(self, event):
         """A rematch offered or answered (challenges.services): the page draws how it stands.

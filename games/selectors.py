@@ -97,15 +97,25 @@ def public_takeback(request: dict | None, version: int, status: str) -> dict | N
     }
 
 
+@functools.lru_cache(maxsize=16384)
+def action_label(game: str, action: str) -> str:
+    """``action`` of ``game`` in plain words (a pure function of the two: kept once known)."""
+    return get_game(game).action_label(action)
+
+
 def legal_actions_json(match: Match, state, seat: int | None) -> list[dict]:
     if seat is None or match.status != Match.Status.ACTIVE or state.current_player() != seat:
         return []
-    label = match.engine.action_label
-    return [{"action": action, "label": label(action)} for action in state.legal_actions()]
+    game = match.game
+    return [{"action": action, "label": action_label(game, action)} for action in state.legal_actions()]
 
 
 def _payload(match: Match, state, seat: int | None, seats_part: list[dict], clocks: dict) -> dict:
-    view = state.view(None if match.is_over else seat)
+    return {**_shared_payload(match, state, seats_part, clocks), **_own_payload(match, state, seat, seats_part)}
+
+
+def _shared_payload(match: Match, state, seats_part: list[dict], clocks: dict) -> dict:
+    """What every audience's snapshot of one version holds alike."""
     return {
         "id": match.pk,
         "game": match.game,
@@ -116,14 +126,23 @@ def _payload(match: Match, state, seat: int | None, seats_part: list[dict], cloc
         "rated": match.rated,
         "num_players": match.num_players,
         "options": match.options,
-        "seat": seat,
         "seats": seats_part,
-        "seat_names": seat_names([s["username"] for s in seats_part], view.get("seat_colours")),
         "clocks": clocks,
-        "view": view,
-        "legal_actions": legal_actions_json(match, state, seat),
         "moves": len(state.history),
         "takeback": takeback_json(match),
+    }
+
+
+def _own_payload(match: Match, state, seat: int | None, seats_part: list[dict], view: dict | None = None) -> dict:
+    """What one audience's snapshot holds of its own: its seat, its view, its legal actions.
+    ``view``: the view of that audience, when the caller has it already."""
+    if view is None:
+        view = state.view(None if match.is_over else seat)
+    return {
+        "seat": seat,
+        "seat_names": seat_names([s["username"] for s in seats_part], view.get("seat_colours")),
+        "view": view,
+        "legal_actions": legal_actions_json(match, state, seat),
     }
 
 
@@ -134,9 +153,8 @@ def match_payload(match: Match, user, *, chat: bool = True) -> dict:
     state = state_cache.load(match)
     payload = _payload(match, state, seat_of(match, user, seats), seats_json(match, seats), clock_json(match))
     if chat:
-        messages = list(
-            ChatMessage.objects.filter(match=match).select_related("user").order_by("-created_at")[:CHAT_HISTORY]
-        )
+        shown = ChatMessage.objects.filter(match=match, hidden_at__isnull=True)  # not hidden by a moderator
+        messages = list(shown.select_related("user").order_by("-created_at")[:CHAT_HISTORY])
         payload["chat"] = [chat_json(m) for m in reversed(messages)]
     return payload
 
@@ -145,27 +163,38 @@ def new_moves_json(match: Match, state, new_moves: list[tuple[int, int | None, s
     """Move-list rows for ``new_moves`` (index, seat, action), masked as the whole list is, so
     a page extends its list from the update instead of asking for it again."""
     public = state.public_history()
-    label = match.engine.action_label
     return [
-        {"index": index, "seat": seat, "action": public[index], "label": label(public[index])}
+        {"index": index, "seat": seat, "action": public[index], "label": action_label(match.game, public[index])}
         for index, seat, _ in new_moves
     ]
 
 
-def audience_payloads(match: Match, seats: list[Seat], state, new_moves: list | None = None) -> dict:
+def audience_payloads(
+    match: Match,
+    seats: list[Seat],
+    state,
+    new_moves: list | None = None,
+    seats_part: list[dict] | None = None,
+    spectator_view: dict | None = None,
+) -> dict:
     """Every audience's snapshot of one version, serialised once, from what the writer holds
     (no query): ``spectator`` (JSON text), ``seats`` (one JSON text per seat; None for a seat
     whose player left, who now watches as a spectator), ``players`` (user id as text -> seat).
 
-    This is what ``match.updated`` carries: each socket forwards its own audience's text."""
-    seats_part = seats_json(match, seats)
-    clocks = clock_json(match)
-    extra = {}
+    This is what ``match.updated`` carries: each socket forwards its own audience's text. What
+    every audience shares is serialised once and each audience's own part joined to it.
+    ``seats_part`` (``seats_json`` of the seats) and ``spectator_view`` (``state.view(None)``):
+    when the caller holds them already."""
+    if seats_part is None:
+        seats_part = seats_json(match, seats)
+    shared = _shared_payload(match, state, seats_part, clock_json(match))
     if new_moves is not None:
-        extra["new_moves"] = new_moves_json(match, state, new_moves)
+        shared["new_moves"] = new_moves_json(match, state, new_moves)
+    head = '{"type": "snapshot", ' + json.dumps(shared)[1:-1] + ", "
 
     def text(seat: int | None) -> str:
-        return json.dumps({"type": "snapshot", **_payload(match, state, seat, seats_part, clocks), **extra})
+        view = spectator_view if seat is None or match.is_over else None
+        return head + json.dumps(_own_payload(match, state, seat, seats_part, view))[1:]
 
     texts: list[str | None] = []
     players: dict[str, int] = {}

@@ -19,6 +19,8 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 
+from . import pg
+
 log = logging.getLogger(__name__)
 
 _loop: tuple[asyncio.AbstractEventLoop, int] | None = None
@@ -41,7 +43,22 @@ class ServerLoop:
 
     async def __call__(self, scope, receive, send):
         note_loop()
+        if scope["type"] == "lifespan":
+            await _lifespan(receive, send)
+            return None
         return await self.inner(scope, receive, send)
+
+
+async def _lifespan(receive, send) -> None:
+    """The server's start and end: at the end, the loop's own database connections close."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await pg.close()
+            await send({"type": "lifespan.shutdown.complete"})
+            return
 
 
 def server_loop() -> asyncio.AbstractEventLoop | None:

@@ -8,6 +8,7 @@ variable.
 
 import secrets
 from datetime import timedelta
+from email.utils import getaddresses
 from pathlib import Path
 
 import environ
@@ -30,6 +31,16 @@ def _embedded_secret_key() -> str:
         path.write_text(secrets.token_urlsafe(50))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+def _admins(entries: list[str]) -> list[tuple[str, str]]:
+    """ADMINS from "Name <address>" or bare addresses; a malformed one stops the start."""
+    admins = []
+    for name, address in getaddresses(entries):
+        if "@" not in address:
+            raise ImproperlyConfigured(f"ADMINS: {address!r} is not an e-mail address.")
+        admins.append((name or address, address))
+    return admins
 
 
 # The shortest SECRET_KEY production starts with (and it needs a few different characters):
@@ -118,6 +129,8 @@ class _MiddlewareList(list):
 
 MIDDLEWARE = _MiddlewareList(
     [
+        # First: every log line of the request, and its response, carry its id (X-Request-ID).
+        "portal.logs.RequestIdMiddleware",
         "portal.middleware.SecurityMiddleware",
         "portal.middleware.CSPMiddleware",
         "django_permissions_policy.PermissionsPolicyMiddleware",
@@ -163,6 +176,12 @@ USING_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
 # Threads of one ASGI process that run the sockets' database calls (games.consumers); HTTP
 # requests run in threads of their own. Each borrows a connection from the pool per call.
 DB_THREADS = env.int("DB_THREADS", default=4)
+# The event loop's own connections on PostgreSQL (``live.pg``: the sockets' moves), beside
+# Django's pool.
+LIVE_DB_POOL_MAX_SIZE = env.int("LIVE_DB_POOL_MAX_SIZE", default=4)
+# Its statements are prepared once per connection; behind pgbouncer in transaction mode that
+# needs pgbouncer's max_prepared_statements (1.21 and newer), or set this off.
+LIVE_DB_PREPARED_STATEMENTS = env.bool("LIVE_DB_PREPARED_STATEMENTS", default=True)
 if USING_POSTGRES:
     # Django's pool (psycopg_pool), bounded per process; persistent connections stay off
     # under ASGI: the executor's threads do not reuse them (Django ticket 33497) and they
@@ -198,6 +217,7 @@ if REDIS_URL:
     # the server's breaker (portal.redis_pool), so the calls after it do not wait at all.
     REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=1.0)
     REDIS_CONNECT_TIMEOUT = env.float("REDIS_CONNECT_TIMEOUT", default=REDIS_SOCKET_TIMEOUT)
+    REDIS_BROKER_HEALTH_CHECK_SECONDS = env.int("REDIS_BROKER_HEALTH_CHECK_SECONDS", default=5)
     # For the cache's and the channel layer's connections: a command on a connection that
     # Redis closed (it restarted) reconnects and is sent once more; a timeout is not retried
     # (redis-py's Retry would by default: it would only double the wait on a Redis that hangs).
@@ -243,6 +263,11 @@ if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "socket_timeout": REDIS_SOCKET_TIMEOUT,
         "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+        # A worker waits for work in a BRPOP that no socket timeout covers: kombu drops it when
+        # its answer is this much overdue (checked as often), so a worker whose Redis hangs
+        # finds it out within about 1 + 2 x this many seconds (51 by kombu's default) and
+        # reconnects, trying again until Redis answers.
+        "health_check_interval": REDIS_BROKER_HEALTH_CHECK_SECONDS,
     }
     CELERY_TASK_PUBLISH_RETRY = False
 else:
@@ -462,22 +487,82 @@ PERMISSIONS_POLICY = {
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    # Probes and scrapers inside the network ask over plain HTTP (docs/METRICS.md).
+    SECURE_REDIRECT_EXEMPT = [r"^readyz$", r"^metrics$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# --- Logs, metrics, error reports --------------------------------------------------------
+# Each log line has its time, level, logger and the id of the request, socket or Celery task
+# it was written in (portal.logs). LOG_FORMAT=json (the default in production) writes one JSON
+# object a line for a log collector; text (the default elsewhere) is for people.
+LOG_LEVEL = env.str("LOG_LEVEL", default="WARNING")
+LOG_FORMAT = env.str("LOG_FORMAT", default="json" if PRODUCTION else "text")
+if LOG_FORMAT not in ("json", "text"):
+    raise ImproperlyConfigured(f"LOG_FORMAT is json or text, not {LOG_FORMAT!r}.")
+# People mailed the traceback of every server error (500) when DEBUG is off, as
+# "Name <address>" or bare addresses, comma-separated: ADMINS=Ops <ops@example.org>. Mail goes
+# through EMAIL_URL from SERVER_EMAIL.
+ADMINS = _admins(env.list("ADMINS", default=[]))
 # A Redis outage is logged once when it starts and once when it ends (portal.redis_pool), not
 # as a traceback per request, socket or second: records whose error is Redis not answering
 # are dropped at the handler.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redis_outage": {"()": "portal.redis_pool.OutageLogFilter", "url": REDIS_URL}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redis_outage"]}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
+    "filters": {
+        "redis_outage": {"()": "portal.redis_pool.OutageLogFilter", "url": REDIS_URL},
+        "context": {"()": "portal.logs.ContextFilter"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "formatters": {
+        "json": {"()": "portal.logs.json_formatter"},
+        "text": {"()": "portal.logs.TextFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["redis_outage", "context"],
+            "formatter": LOG_FORMAT,
+        },
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false", "redis_outage"],
+        },
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # Django's own handlers replaced by these: everything to the console, once.
+        "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        # Server errors (500) are logged by django.request: to the console, and to ADMINS.
+        "django.request": {"handlers": ["mail_admins"], "level": LOG_LEVEL, "propagate": True},
+    },
 }
+# Celery's worker and beat log through the same handlers as the site, not a format of their own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# Prometheus metrics at /metrics (portal.metrics, docs/METRICS.md) are served only to a scraper
+# sending "Authorization: Bearer <METRICS_TOKEN>"; unset, /metrics is refused to everyone.
+# Several processes add up their metrics through PROMETHEUS_MULTIPROC_DIR (an environment
+# variable prometheus-client reads itself; see portal.metrics).
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+
+# Error tracking: with SENTRY_DSN set, errors and their traces go to Sentry (or a compatible
+# service); SENTRY_TRACES_SAMPLE_RATE (0 by default) samples performance traces too.
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=DJANGO_ENV,
+        traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0),
+        send_default_pii=False,
+    )
 
 # --- The portal's own knobs --------------------------------------------------------------
 # Open WebSockets one client address may hold in one server process (portal.sockets); the
@@ -507,6 +592,10 @@ OPEN_MATCH_EXPIRY_HOURS = env.float("OPEN_MATCH_EXPIRY_HOURS", default=24)
 # most this many tournaments of their making not yet over.
 MAX_BOT_MATCHES_PER_PERSON = env.int("MAX_BOT_MATCHES_PER_PERSON", default=5)
 MAX_OPEN_TOURNAMENTS_PER_PERSON = env.int("MAX_OPEN_TOURNAMENTS_PER_PERSON", default=3)
+# Bots' turns are queued fairly (games.bot_queue): at most this many of one person's bot turns
+# (their matches' creator's) are with the workers at once, the rest wait in the person's own
+# queue; 0 hands every turn to the workers in the order they come.
+BOT_TURNS_AT_ONCE_PER_PERSON = env.int("BOT_TURNS_AT_ONCE_PER_PERSON", default=1)
 # Challenges and rematch offers wait this long for an answer; one person has at most this
 # many challenges waiting at a time.
 CHALLENGE_EXPIRY_HOURS = env.float("CHALLENGE_EXPIRY_HOURS", default=24)

@@ -14,6 +14,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 import live
+from portal import metrics
 
 from .. import state_cache
 from ..engines import TERMINAL, IllegalAction
@@ -42,6 +43,7 @@ class ActResult:
     applied: list[str]
 
 
+@metrics.timed_move
 def match_act(
     *,
     match_id: int,
@@ -59,10 +61,7 @@ def match_act(
     What the sockets must be told goes into ``outbox`` (the caller publishes it) or, without
     one, is published once committed.
     """
-    if not isinstance(action, str) or not action or len(action) > 64:
-        raise MatchError("An action is a short text such as 'roll'.", "bad_request")
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise MatchError("Send the version of the position you are acting on.", "bad_request")
+    check_request(action, version)
     with outbox_for(outbox) as box:
         if connection.vendor == "postgresql" and not connection.in_atomic_block:
             result = _act_in_one_statement(match_id, user, action, version, seat_index, box)
@@ -81,6 +80,14 @@ def match_act(
         if timed_out:
             raise MatchError("The time for this move ran out.", "finished" if match.is_over else "stale")
         return ActResult(match=match, applied=[a for _, a in applied])
+
+
+def check_request(action, version) -> None:
+    """Refuse an action or a version that cannot be one, before anything is read."""
+    if not isinstance(action, str) or not action or len(action) > 64:
+        raise MatchError("An action is a short text such as 'roll'.", "bad_request")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise MatchError("Send the version of the position you are acting on.", "bad_request")
 
 
 def _play(match: Match, seat: Seat, action: str, version: int, moves_read: int | None = None) -> tuple:
@@ -136,6 +143,17 @@ def _act_in_one_statement(match_id, user, action, version, seat_index, outbox: l
 def _write_version_and_moves(match: Match, now, new_moves: list) -> int:
     """UPDATE the match to the next version (only if still at ``match.version``) and INSERT
     its moves, as one statement; returns the number of moves written (0: it had moved on)."""
+    sql, params = version_and_moves_statement(match, now, new_moves)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount
+
+
+def version_and_moves_statement(match: Match, now, new_moves: list) -> tuple[str, list]:
+    """The one statement of a common move: the match row to the next version, only if it is
+    still active at ``match.version``, and its moves appended; it changes as many rows as
+    moves it wrote, or none if the match had moved on. ``match`` holds the new ``to_move``,
+    ``deadline`` and ``snapshot``, and the version the move was decided at."""
     rows = ", ".join(["(%s::integer, %s::smallint, %s::varchar)"] * len(new_moves))
     sql = (
         f"WITH bumped AS (UPDATE {Match._meta.db_table}"
@@ -152,14 +170,12 @@ def _write_version_and_moves(match: Match, now, new_moves: list) -> int:
         now,
         match.pk,
         match.version,
-        Match.Status.ACTIVE,
+        Match.Status.ACTIVE.value,
         now,
     ]
     for index, seat, action in new_moves:
         params += [index, seat, action]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.rowcount
+    return sql, params
 
 
 def match_resign(*, match_id: int, user) -> Match:

@@ -263,13 +263,27 @@ def _publish_update(
     match: Match, outbox: live.Outbox, seats: list[Seat] | None, state, new_moves: list | None, *, rewound: bool
 ) -> None:
     """Build the new version's payloads once, here, for every socket of the match: sockets
-    forward them and run no query. The players' group gets every audience's text (a player
-    who left watches as a spectator); the spectators' only theirs."""
+    forward them and run no query."""
     if seats is None:
         seats = seats_of(match)
     if state is None:
         state = state_cache.load(match)
-    payloads = audience_payloads(match, seats, state, new_moves)
+    send_update(outbox, update_event(match, seats, state, new_moves, rewound=rewound))
+
+
+def update_event(
+    match: Match,
+    seats: list[Seat],
+    state,
+    new_moves: list | None,
+    *,
+    rewound: bool,
+    seats_part: list | None = None,
+    spectator_view: dict | None = None,
+) -> MatchUpdated:
+    """The ``match.updated`` event of the version ``match`` is at: every audience's text, and
+    for the other processes' copies of the match how to catch up (``services.owner``)."""
+    payloads = audience_payloads(match, seats, state, new_moves, seats_part, spectator_view)
     actions = [action for _, _, action in new_moves or ()]
     catch_up: CatchUp | None = None  # moves were taken back: no appending catches up
     if not rewound:
@@ -277,9 +291,10 @@ def _publish_update(
             "from_version": match.version - 1,
             "from_moves": len(state.history) - len(actions),
             "actions": actions,
+            "deadline": match.deadline.isoformat() if match.deadline else None,
         }
     turn = match.to_move if match.status == Match.Status.ACTIVE else None
-    everyone: MatchUpdated = {
+    return {
         "type": MATCH_UPDATED,
         "version": payloads["version"],
         "spectator": payloads["spectator"],
@@ -289,8 +304,13 @@ def _publish_update(
         "match_id": match.pk,
         "to_move": turn,
     }
-    outbox.send(match_players_group(match.pk), everyone)
-    outbox.send(match_group(match.pk), {**everyone, "seats": []})
+
+
+def send_update(outbox: live.Outbox, event: MatchUpdated) -> None:
+    """The players' group gets every audience's text (a player who left watches as a
+    spectator); the spectators' only theirs."""
+    outbox.send(match_players_group(event["match_id"]), event)
+    outbox.send(match_group(event["match_id"]), {**event, "seats": []})
 
 
 def final_places(state, seats: list[Seat]) -> list[int]:

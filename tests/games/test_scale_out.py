@@ -1,5 +1,6 @@
 """Two ASGI processes on one Redis and one database: a move made through either reaches the
-sockets the other holds, players' and spectators', each with its own seat's view."""
+sockets the other holds, players' and spectators', each with its own seat's view, and the
+seats' sockets on both processes play on, each move decided where it arrives."""
 
 import asyncio
 import json
@@ -131,6 +132,22 @@ def test_moves_made_through_one_process_reach_every_socket_on_the_other(two_serv
             assert status == 200, body
             third = await asyncio.gather(*(s.state(body["version"]) for s in sockets))
             assert {f["version"] for f in third} == {body["version"]} and body["version"] > ack["version"]
+
+            # 3. Then over the sockets, taking turns between the servers: each move is decided by
+            # the server its socket is on, whose copy of the match the other's moves kept current
+            # (an error frame, such as "stale", fails the test).
+            latest = third
+            for server in (b, a, b, a):
+                seat = next(f["seat"] for f in latest if f["legal_actions"])
+                mover = next(s for s in sockets if s.seat == seat and s.server is server)
+                frame = next(f for f, s in zip(latest, sockets, strict=True) if s is mover)
+                version = frame["version"]
+                await mover.ws.send(
+                    json.dumps({"type": "act", "action": frame["legal_actions"][0]["action"], "version": version})
+                )
+                ack = await mover.ack()
+                latest = await asyncio.gather(*(s.state(ack["version"]) for s in sockets))
+                assert {f["version"] for f in latest} == {ack["version"]} and ack["version"] > version
             return sockets
         finally:
             await asyncio.gather(*(s.ws.close() for s in sockets if hasattr(s, "ws")), return_exceptions=True)
