@@ -83,6 +83,8 @@ lint: install-dev
 # database portal_bench_search, 100,000 posts; a few minutes). bench.admin_pages too (its own
 # database portal_bench_admin, 10,000 matches; about a minute). bench.bot_fairness needs both
 # (the database portal_bench_bots, Redis db 4, a Celery worker of its own; about 6 minutes).
+# bench.pages too (the database portal_bench_pages, Redis db 3; a few minutes; `--against main`
+# adds main's portal).
 # `make bench-live-compare REF=main` runs the move path of the portal at REF and of this
 # working tree in the same run, interleaved (`python -m bench.live --against REF`; about 5
 # minutes; CONFIGS=alone,n40 and PASSES=4 by default), refuses when their migrations differ, and
@@ -98,6 +100,7 @@ bench: install-dev
 	$(PY) -m bench.admin_pages
 	$(PY) -m bench.bot_fairness
 	$(PY) -m bench.live
+	$(PY) -m bench.pages
 	$(PY) -m bench.hard_think
 	nice -n 10 $(PY) -m bench.bots --minutes $${BOT_MINUTES:-60} --results bench/results/bots.jsonl
 

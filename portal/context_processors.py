@@ -13,6 +13,8 @@ SITE_LINKS = {
     "games": "game-list",
     "play": "lobby",
     "hall_of_fame": "hall-of-fame",
+    "tournaments": "tournament-list",
+    "challenges": "challenges",
     "forum": "forum-index",
     "stats": "stats",
     "help": "help",

@@ -76,7 +76,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    "whitenoise.runserver_nostatic",
+    "servestatic.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "channels",
@@ -96,21 +96,54 @@ INSTALLED_APPS = [
     "portal",
 ]
 
-MIDDLEWARE = [
-    # First: every log line of the request, and its response, carry its id (X-Request-ID).
-    "portal.logs.RequestIdMiddleware",
-    "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",
-    "django_permissions_policy.PermissionsPolicyMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "allauth.account.middleware.AccountMiddleware",
-]
+# Every middleware is async-capable and, in async mode, runs in the event loop: an async view
+# is served without a thread (portal.middleware holds Django's and django-csp's in that form;
+# django-permissions-policy, ServeStatic, allauth's and django-axes's are so already).
+# Django's deploy checks look for its middleware by name ("...SecurityMiddleware" in
+# MIDDLEWARE): this list answers yes for an original when its subclass stands in its place.
+MIDDLEWARE_STAND_INS = {
+    "portal.middleware.SecurityMiddleware": "django.middleware.security.SecurityMiddleware",
+    "portal.middleware.CSPMiddleware": "csp.middleware.CSPMiddleware",
+    "portal.middleware.SessionMiddleware": "django.contrib.sessions.middleware.SessionMiddleware",
+    "portal.middleware.CommonMiddleware": "django.middleware.common.CommonMiddleware",
+    "portal.middleware.CsrfViewMiddleware": "django.middleware.csrf.CsrfViewMiddleware",
+    "portal.middleware.AuthenticationMiddleware": "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "portal.middleware.MessageMiddleware": "django.contrib.messages.middleware.MessageMiddleware",
+    "portal.middleware.XFrameOptionsMiddleware": "django.middleware.clickjacking.XFrameOptionsMiddleware",
+}
+
+
+class _MiddlewareList(list):
+    def __contains__(self, name: object) -> bool:
+        return super().__contains__(name) or any(
+            MIDDLEWARE_STAND_INS.get(path) == name for path in self if isinstance(path, str)
+        )
+
+    def __add__(self, other):  # MIDDLEWARE += [...] below keeps the class
+        return _MiddlewareList([*self, *other])
+
+    def __iadd__(self, other):
+        self.extend(other)
+        return self
+
+
+MIDDLEWARE = _MiddlewareList(
+    [
+        # First: every log line of the request, and its response, carry its id (X-Request-ID).
+        "portal.logs.RequestIdMiddleware",
+        "portal.middleware.SecurityMiddleware",
+        "portal.middleware.CSPMiddleware",
+        "django_permissions_policy.PermissionsPolicyMiddleware",
+        "servestatic.middleware.ServeStaticMiddleware",
+        "portal.middleware.SessionMiddleware",
+        "portal.middleware.CommonMiddleware",
+        "portal.middleware.CsrfViewMiddleware",
+        "portal.middleware.AuthenticationMiddleware",
+        "portal.middleware.MessageMiddleware",
+        "portal.middleware.XFrameOptionsMiddleware",
+        "allauth.account.middleware.AccountMiddleware",
+    ]
+)
 
 ROOT_URLCONF = "portal.urls"
 WSGI_APPLICATION = None
@@ -396,13 +429,16 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-WHITENOISE_USE_FINDERS = not PRODUCTION  # serve straight from static/ without collectstatic
+# Static files are served by ServeStatic's async middleware (or by a proxy in front, which then
+# answers /static/ itself: README). Hashed names (production's manifest storage) are sent with
+# a year's Cache-Control and "immutable", other files for 60 s.
+SERVESTATIC_USE_FINDERS = not PRODUCTION  # serve straight from static/ without collectstatic
 if not PRODUCTION:
     STATIC_ROOT.mkdir(exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "servestatic.storage.CompressedManifestStaticFilesStorage"
         if PRODUCTION
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
@@ -411,8 +447,8 @@ STORAGES = {
 # --- Security ----------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
 # Sessions are written to the database and read through the cache: a signed-in page or
-# socket costs no session query.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# socket costs no session query (Django's cached_db, through one cache object per process).
+SESSION_ENGINE = "portal.sessions"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
