@@ -20,6 +20,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from portal.api_errors import ErrorSerializer
+from portal.pagination import StrictPageNumberPagination, page_of, paginated
 
 from . import exports, records, selectors, services
 from .engines import all_games
@@ -192,11 +193,25 @@ def _match_or_404(request, match_id):
     return match
 
 
-@extend_schema(responses=GameOutSerializer(many=True))
+class MovePagination(StrictPageNumberPagination):
+    page_size = 500
+
+
+class ChatPagination(StrictPageNumberPagination):
+    page_size = 100
+
+
+@paginated()
+@extend_schema(
+    summary="The games",
+    description="Every game the site has, with its player counts and options.",
+    responses=GameOutSerializer(many=True),
+)
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def games(request):
-    return Response(
+    return page_of(
+        request,
         [
             {
                 "slug": g.slug,
@@ -206,7 +221,7 @@ def games(request):
                 "options": [_option_json(g, o) for o in g.options],
             }
             for g in all_games()
-        ]
+        ],
     )
 
 
@@ -217,8 +232,10 @@ def _option_json(game, option) -> dict:
     return data
 
 
+@paginated()
 @extend_schema(
     methods=["GET"],
+    description="The public matches waiting for players, newest first, 50 a page.",
     parameters=[OpenApiParameter("game", str, description="Only this game's open matches.")],
     responses=MatchSummarySerializer(many=True),
 )
@@ -236,7 +253,7 @@ def matches(request):
             # Only a game the site has can match: anything else (a NUL byte included, which
             # PostgreSQL refuses in a text parameter) lists nothing.
             qs = qs.filter(game=game) if game in {g.slug for g in all_games()} else qs.none()
-        return Response(MatchSummarySerializer(qs[:100], many=True).data)
+        return page_of(request, qs, lambda match: MatchSummarySerializer(match).data)
     serializer = MatchCreateSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
     data = serializer.validated_data
@@ -265,12 +282,17 @@ def match_detail(request, match_id):
     return Response(selectors.match_payload(match, request.user))
 
 
-@extend_schema(parameters=[INVITE_TOKEN], responses=MoveOutSerializer(many=True))
+@paginated(MovePagination)
+@extend_schema(
+    description="The match's moves, first to last, 500 a page.",
+    parameters=[INVITE_TOKEN],
+    responses=MoveOutSerializer(many=True),
+)
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def match_moves(request, match_id):
     match = _match_or_404(request, match_id)
-    return Response(selectors.moves_json(match))
+    return page_of(request, selectors.moves_json(match))
 
 
 @extend_schema(parameters=[INVITE_TOKEN], request=None, responses={200: SnapshotSerializer, **MATCH_WRITE_ERRORS})
@@ -324,7 +346,13 @@ def match_abort(request, match_id):
     return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
 
 
-@extend_schema(methods=["GET"], parameters=[INVITE_TOKEN], responses=ChatMessageOutSerializer(many=True))
+@paginated(ChatPagination)
+@extend_schema(
+    methods=["GET"],
+    description="The match's chat, oldest first, 100 a page.",
+    parameters=[INVITE_TOKEN],
+    responses=ChatMessageOutSerializer(many=True),
+)
 @extend_schema(
     methods=["POST"],
     parameters=[INVITE_TOKEN],
@@ -340,7 +368,7 @@ def match_chat(request, match_id):
             return Response({"code": "bad_request", "message": "Write 1 to 500 characters."}, status=400)
         message = services.chat_post(match_id=match.pk, user=request.user, text=serializer.validated_data["text"])
         return Response(selectors.chat_json(message), status=status.HTTP_201_CREATED)
-    return Response(selectors.match_payload(match, request.user)["chat"])
+    return page_of(request, selectors.chat_of(match), selectors.chat_json)
 
 
 @with_snapshot_on_conflict
