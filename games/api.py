@@ -14,7 +14,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.decorators import api_view, permission_classes, renderer_classes
+from rest_framework.decorators import api_view, content_negotiation_class, permission_classes, renderer_classes
+from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -470,14 +471,15 @@ NDJSON_RESPONSES = {
 }
 
 
-class NDJSONRenderer(JSONRenderer):
-    """What an NDJSON stream answers when it cannot stream (a refused filter): one JSON line."""
+class StreamNegotiation(BaseContentNegotiation):
+    """A stream is NDJSON whatever the client accepts (``Accept: application/x-ndjson`` as well
+    as ``*/*``); a refusal before it starts is JSON."""
 
-    media_type = NDJSON
-    format = "ndjson"
+    def select_parser(self, request, parsers):
+        return parsers[0] if parsers else None
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
-        return super().render(data, accepted_media_type, renderer_context) + b"\n"
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return renderers[0], renderers[0].media_type
 
 
 class BadFilter(ValueError):
@@ -564,7 +566,8 @@ def match_export(request, match_id):
     responses=NDJSON_RESPONSES,
 )
 @api_view(["GET"])
-@renderer_classes([JSONRenderer, NDJSONRenderer])
+@renderer_classes([JSONRenderer])
+@content_negotiation_class(StreamNegotiation)
 @permission_classes([AllowAny])
 def matches_export(request):
     return _export_stream(request)
@@ -578,7 +581,8 @@ def matches_export(request):
     responses=NDJSON_RESPONSES,
 )
 @api_view(["GET"])
-@renderer_classes([JSONRenderer, NDJSONRenderer])
+@renderer_classes([JSONRenderer])
+@content_negotiation_class(StreamNegotiation)
 @permission_classes([AllowAny])
 def player_matches_export(request, username):
     user = get_object_or_404(get_user_model(), username__iexact=username, is_active=True)

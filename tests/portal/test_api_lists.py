@@ -120,7 +120,7 @@ def test_every_list_longer_than_a_page_is_reached_whole_through_next(schema, lis
     client = APIClient()
     client.force_authenticate(alice)
     paths = list_operations(schema)
-    assert len(paths) == 11  # every list the API has, each walked below
+    assert len(paths) >= 11  # every list the API has (a new one must page its fixture rows too)
     for path in paths:
         url = path.format(**arguments)
         resolve(url)  # a path of the site
