@@ -6,6 +6,7 @@ import datetime
 import io
 import json
 import random
+import urllib.request
 from urllib.parse import quote
 
 import pytest
@@ -16,6 +17,7 @@ from games import exports, records, selectors, services
 from games.engines import get_game
 from games.models import Match
 from tests.conftest import drain_worker
+from tests.rankings.helpers import finished_match
 
 from .helpers import fresh, play_turn
 
@@ -266,3 +268,30 @@ def test_a_record_written_by_hand_with_comments_and_defaults_replays(players):
     record, replayed = records.read(text + "\n".join(moves) + "\n")
     assert record.seats[0].name == 'A "the first"' and record.seats[1].name is None
     assert replayed.scores() == state.scores() and record.options == get_game("territories").normalise_options({}, 2)
+
+
+def _results(count: int, users) -> list[int]:
+    """``count`` finished public matches, a minute apart (results made directly, no moves)."""
+    start = timezone.now() - datetime.timedelta(days=1)
+    return [
+        finished_match(users, [1, 2], game="territories", finished_at=start + datetime.timedelta(minutes=i)).pk
+        for i in range(count)
+    ]
+
+
+@pytest.mark.parametrize("count", [0, 1, exports.CHUNK, 2 * exports.CHUNK + 1])
+def test_a_stream_holds_every_match_across_its_chunks(client, players, count):
+    ids = _results(count, players[:2])
+    assert _stream(client, "/api/matches/export/") == ids
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_served_stream_is_read_line_by_line_over_http(asgi_server, make_user):
+    ids = _results(exports.CHUNK + 5, [make_user("ann"), make_user("ben")])
+    request = urllib.request.Request(f"{asgi_server}/api/matches/export/", headers={"Accept": "application/x-ndjson"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.headers["Content-Type"] == "application/x-ndjson"
+        assert response.headers.get("Transfer-Encoding") == "chunked"  # streamed, no length known ahead
+        lines = [json.loads(line) for line in response]
+    assert [line["id"] for line in lines] == ids
+    assert all(line["record"].startswith('[Format "TGR 1"]') for line in lines)
