@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import exports, records, selectors, services
 from games.engines import get_game
 from games.models import Match
-from tests.conftest import drain_worker
+from rankings.services import match_rate
 from tests.rankings.helpers import finished_match
 
 from .helpers import fresh, play_turn
@@ -55,13 +55,13 @@ def players(make_user):
 
 
 @pytest.fixture
-def finished_matches(players, django_capture_on_commit_callbacks):
+def finished_matches(players):
     matches = []
-    with django_capture_on_commit_callbacks(execute=True):  # what follows a commit: the ratings
-        for game, count in GAMES:
-            matches.append(play_match(game, players[:count], seed=len(matches)))
-            matches.append(play_match(game, players[:count], resign_after=7, seed=len(matches), rated=False))
-    drain_worker()  # the ratings, where a worker gives them
+    for game, count in GAMES:
+        matches.append(play_match(game, players[:count], seed=len(matches)))
+        matches.append(play_match(game, players[:count], resign_after=7, seed=len(matches), rated=False))
+    for match in matches:
+        match_rate(match_id=match.pk)  # as the rating task does once a match is over
     return matches
 
 
