@@ -421,11 +421,11 @@ class ExportSeatSerializer(serializers.Serializer):
     rating_after = serializers.FloatField(allow_null=True)
 
 
-class ExportMoveSerializer(serializers.Serializer):
+class ExportMoveSerializer(LegalActionSerializer):
+    """A move: its action (a secret chance outcome stays masked, the dice game's card:?) and label."""
+
     index = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True, help_text="null for a chance outcome")
-    action = serializers.CharField(help_text="A secret chance outcome stays masked (the dice game's card:?).")
-    label = serializers.CharField()
 
 
 class MatchExportSerializer(serializers.Serializer):

@@ -77,7 +77,7 @@ def match_record(match: Match, *, stored: list[Move] | None = None) -> records.R
             headers[key] = _when(moment) or ""
     seat_records = []
     for seat in seats:
-        change = ratings.get(seat.user_id)
+        change = ratings.get(seat.user_id) if seat.user_id is not None else None
         seat_records.append(
             records.SeatRecord(
                 name=seat.user.username if seat.user else None,

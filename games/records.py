@@ -90,12 +90,12 @@ def write(record: Record) -> str:
         lines.append(f"[{key} {_quote(value)}]")
     for name, value in record.options.items():
         lines.append(f"[Option.{name} {_quote(_option_text(value))}]")
-    for number, seat in enumerate(record.seats, start=1):
-        lines.append(f"[Seat{number} {_quote(seat.name or '?')}]")
-        if seat.quit:
-            lines.append(f"[Seat{number}Quit {_quote(seat.quit)}]")
-        if seat.rating_before is not None and seat.rating_after is not None:
-            rating = f"{_float_text(seat.rating_before)} {_float_text(seat.rating_after)}"
+    for number, seat_record in enumerate(record.seats, start=1):
+        lines.append(f"[Seat{number} {_quote(seat_record.name or '?')}]")
+        if seat_record.quit:
+            lines.append(f"[Seat{number}Quit {_quote(seat_record.quit)}]")
+        if seat_record.rating_before is not None and seat_record.rating_after is not None:
+            rating = f"{_float_text(seat_record.rating_before)} {_float_text(seat_record.rating_after)}"
             lines.append(f"[Seat{number}Rating {_quote(rating)}]")
     if record.places is not None:
         lines.append(f"[Result {_quote(' '.join('-' if p is None else str(p) for p in record.places))}]")
@@ -104,10 +104,10 @@ def write(record: Record) -> str:
     if record.end:
         lines.append(f"[End {_quote(record.end)}]")
     lines.append("")
-    for seat, action in record.moves:
+    for mover, action in record.moves:
         if not action or any(c.isspace() or not c.isprintable() or not c.isascii() for c in action):
             raise ValueError(f"{action!r} cannot be written as a move.")
-        lines.append(f"{'*' if seat is None else seat + 1} {action}")
+        lines.append(f"{'*' if mover is None else mover + 1} {action}")
     return "\n".join(lines) + "\n"
 
 
@@ -202,15 +202,15 @@ def _record(headers: dict[str, tuple[str, int]], moves: list[tuple[str, str, int
             index = int(seat_key.group(1)) - 1
             if index >= num_players:
                 raise RecordError(f"There are {num_players} seats, not {index + 1}.", line)
-            seat = record.seats[index]
+            seat_record = record.seats[index]
             if seat_key.group(2) is None:
-                seat.name = None if value == "?" else value
+                seat_record.name = None if value == "?" else value
             elif seat_key.group(2) == "Quit":
                 if value not in QUIT_WORDS:
                     raise RecordError(f"A seat's Quit is {' or '.join(map(repr, QUIT_WORDS))}, not {value!r}.", line)
-                seat.quit = value
+                seat_record.quit = value
             else:
-                seat.rating_before, seat.rating_after = _ratings(value, line)
+                seat_record.rating_before, seat_record.rating_after = _ratings(value, line)
         elif key == "Result":
             record.places = _numbers(value, "Result", num_players, line, blanks=True)
         elif key == "Scores":
@@ -226,10 +226,10 @@ def _record(headers: dict[str, tuple[str, int]], moves: list[tuple[str, str, int
     except ValueError as exc:
         raise RecordError(str(exc), options_line) from None
     for seat_text, action, line in moves:
-        seat = None if seat_text == "*" else int(seat_text) - 1
-        if seat is not None and seat >= num_players:
-            raise RecordError(f"There are {num_players} seats, not {seat + 1}.", line)
-        record.moves.append((seat, action))
+        mover = None if seat_text == "*" else int(seat_text) - 1
+        if mover is not None and mover >= num_players:
+            raise RecordError(f"There are {num_players} seats, not {mover + 1}.", line)
+        record.moves.append((mover, action))
         record.move_lines.append(line)
     return record
 
@@ -287,7 +287,7 @@ def replay(record: Record) -> State:
     then its scores and result against the position reached. Refuses a record that does not
     replay (``RecordError`` naming the line)."""
     game = get_game(record.game)
-    lines = record.move_lines or [None] * len(record.moves)
+    lines: list[int | None] = list(record.move_lines) or [None] * len(record.moves)
     try:
         # The game's own replay reads a public record: a masked secret takes a value the rest
         # of the record allows, which gives the same game.

@@ -56,7 +56,7 @@ def players(make_user):
 
 @pytest.fixture
 def finished_matches(players):
-    matches = []
+    matches: list[Match] = []
     for game, count in GAMES:
         matches.append(play_match(game, players[:count], seed=len(matches)))
         matches.append(play_match(game, players[:count], resign_after=7, seed=len(matches), rated=False))
@@ -74,14 +74,16 @@ def assert_reproduces(match: Match, record: records.Record, state) -> None:
     public = [(row["seat"], row["action"]) for row in selectors.moves_json(match)]
     assert record.moves == public and len(public) == match.moves.count()
     assert state.view(None) == match.snapshot
-    assert [s.name for s in record.seats] == [s.user.username for s in seats]
+    assert [s.name for s in record.seats] == [s.user and s.user.username for s in seats]
     assert record.places == [s.place for s in seats]
     assert record.scores == [s.score for s in seats] == state.scores()
     assert [s.quit for s in record.seats] == [
         "resigned" if s.resigned else "timed out" if s.timed_out else "" for s in seats
     ]
     assert record.end == match.end_reason
-    changes = {c.user_id: (c.before, c.after) for c in match.rating_changes.all()}
+    changes: dict[int | None, tuple[float | None, float | None]] = {
+        c.user_id: (c.before, c.after) for c in match.rating_changes.all()
+    }
     assert [(s.rating_before, s.rating_after) for s in record.seats] == [
         changes.get(s.user_id, (None, None)) for s in seats
     ]
