@@ -23,8 +23,10 @@ from .helpers import fresh, play_turn
 
 pytestmark = pytest.mark.django_db
 
-# Every game, at a number of players it allows: one match played to its end, one resigned.
+# Every game, at a number of players it allows: one match played to its end, one resigned
+# (with options other than the standard ones, where the game has them).
 GAMES = [("gp02a", 3), ("dice-territory", 3), ("territories", 2), ("chit-territory", 2), ("game-of-god", 2)]
+OPTIONS = {"gp02a": {"negotiation": True}, "chit-territory": {"mountains_rivers": True}, "game-of-god": {"pieces": 6}}
 
 
 def play_match(game, users, *, resign_after=None, seed=1, **kwargs) -> Match:
@@ -59,7 +61,10 @@ def finished_matches(players):
     matches: list[Match] = []
     for game, count in GAMES:
         matches.append(play_match(game, players[:count], seed=len(matches)))
-        matches.append(play_match(game, players[:count], resign_after=7, seed=len(matches), rated=False))
+        options = OPTIONS.get(game, {})
+        matches.append(
+            play_match(game, players[:count], resign_after=7, seed=len(matches), rated=False, options=options)
+        )
     for match in matches:
         match_rate(match_id=match.pk)  # as the rating task does once a match is over
     return matches
