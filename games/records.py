@@ -322,7 +322,11 @@ def split(text: str) -> list[tuple[int, str]]:
         if line.strip().startswith("[Format ") or not parts:
             parts.append((number, []))
         parts[-1][1].append(line)
-    return [(first, "\n".join(lines) + "\n") for first, lines in parts if any(line.strip() for line in lines)]
+    return [
+        (first, "\n".join(lines) + "\n")
+        for first, lines in parts
+        if any(line.strip() and not line.strip().startswith(";") for line in lines)  # not comments alone
+    ]
 
 
 def read(text: str) -> tuple[Record, State]:

@@ -109,7 +109,7 @@ def test_every_finished_match_survives_the_round_trip_through_the_text_record(cl
         texts.append(downloaded)
     # The same records, one file, read back by the command.
     path = tmp_path / "all.tgr"
-    path.write_text("\n".join(texts))
+    path.write_text("; every finished match of the site\n\n" + "\n".join(texts))
     call_command("import_record", str(path), stdout=(out := io.StringIO()))
     assert f"{len(finished)} records replayed." in out.getvalue()
 
