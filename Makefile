@@ -2,19 +2,45 @@
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench bench-bots bench-live-compare install migrate demo worker beat serve clean
+# Two locked sets (requirements/*.txt, every version pinned and hashed): base is what the site
+# runs on, dev adds the tests, lint and benchmarks. Each has its stamp, so `make run` after
+# `make test` (or the other way round) installs only what changed.
+BASE_STAMP := $(VENV)/.installed-base
+DEV_STAMP := $(VENV)/.installed-dev
+PIP_VERSION := 26.3
+PIP_INSTALL := $(PY) -m pip install --quiet --require-hashes
 
-$(STAMP): requirements.txt
+.PHONY: run test lint bench bench-bots bench-live-compare install install-dev lock migrate demo worker beat serve clean
+
+$(VENV)/.created:
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt
-	touch $(STAMP)
+	$(PY) -m pip install --quiet pip==$(PIP_VERSION)
+	touch $@
 
-install: $(STAMP)
+$(BASE_STAMP): requirements/base.txt | $(VENV)/.created
+	$(PIP_INSTALL) -r requirements/base.txt
+	touch $@
+
+# dev.txt holds base.txt's pins too, so installing it brings the base set up to date as well.
+$(DEV_STAMP): requirements/dev.txt requirements/base.txt | $(VENV)/.created
+	$(PIP_INSTALL) -r requirements/dev.txt
+	touch $@ $(BASE_STAMP)
+
+install: $(BASE_STAMP)
+
+install-dev: $(DEV_STAMP)
+
+# After a change to requirements/base.in or dev.in: compile both into the locked .txt files
+# (the newest releases the .in pins allow, with hashes), then commit the four files.
+# `make lock UPGRADE=--upgrade` also moves the unpinned transitive versions to their newest.
+lock: install-dev
+	$(VENV)/bin/uv pip compile --quiet --universal --python-version 3.11 --generate-hashes --no-header \
+		$(UPGRADE) requirements/base.in -o requirements/base.txt
+	$(VENV)/bin/uv pip compile --quiet --universal --python-version 3.11 --generate-hashes --no-header \
+		$(UPGRADE) requirements/dev.in -o requirements/dev.txt
 
 migrate: install
 	$(PY) manage.py migrate --noinput
@@ -41,11 +67,11 @@ beat: install
 
 # Two processes by default, one per core (see tests/parallel.py); TEST_WORKERS=0 runs one.
 TEST_WORKERS ?= 2
-test: install
+test: install-dev
 	PORTAL_TESTING=1 $(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 # ruff, the formatting, mypy against mypy-baseline.txt and the import contracts (CONTRIBUTING.md).
-lint: install
+lint: install-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) scripts/ruff_debt.py
@@ -54,7 +80,11 @@ lint: install
 
 # bench.live needs PostgreSQL and Redis on 127.0.0.1 (it owns the database portal_bench and
 # Redis db 2) and takes about 12 minutes. bench.forum_search needs PostgreSQL too (its own
-# database portal_bench_search, 100,000 posts; a few minutes).
+# database portal_bench_search, 100,000 posts; a few minutes). bench.admin_pages too (its own
+# database portal_bench_admin, 10,000 matches; about a minute). bench.bot_fairness needs both
+# (the database portal_bench_bots, Redis db 4, a Celery worker of its own; about 6 minutes).
+# bench.pages too (the database portal_bench_pages, Redis db 3; a few minutes; `--against main`
+# adds main's portal).
 # `make bench-live-compare REF=main` runs the move path of the portal at REF and of this
 # working tree in the same run, interleaved (`python -m bench.live --against REF`; about 5
 # minutes; CONFIGS=alone,n40 and PASSES=4 by default), refuses when their migrations differ, and
@@ -62,23 +92,26 @@ lint: install
 # The bot tournament is long (MCTS Hard thinks up to 2 s a move): each run plays for
 # BOT_MINUTES, appends every game to bench/results/bots.jsonl and goes on from there, stops
 # each claim as soon as its SPRT decides, and rewrites docs/BOTS.md and games/bots/strength.json.
-bench: install
+bench: install-dev
 	$(PY) -m bench.engines
 	$(PY) -m bench.rankings
 	$(PY) -m bench.pairing
 	$(PY) -m bench.forum_search
+	$(PY) -m bench.admin_pages
+	$(PY) -m bench.bot_fairness
 	$(PY) -m bench.live
+	$(PY) -m bench.pages
 	$(PY) -m bench.hard_think
 	nice -n 10 $(PY) -m bench.bots --minutes $${BOT_MINUTES:-60} --results bench/results/bots.jsonl
 
 REF ?= main
 CONFIGS ?= alone,n40
 PASSES ?= 4
-bench-live-compare: install
+bench-live-compare: install-dev
 	$(PY) -m bench.live --against $(REF) --configs $(CONFIGS) --passes $(PASSES)
 
 # The bot tournament alone (the last step of bench), e.g. `make bench-bots BOT_MINUTES=120`.
-bench-bots: install
+bench-bots: install-dev
 	nice -n 10 $(PY) -m bench.bots --minutes $${BOT_MINUTES:-60} --results bench/results/bots.jsonl
 
 clean:

@@ -60,7 +60,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
 async def ok(scope, receive, send):
     if scope["type"] != "http":
         raise ValueError(f"no {scope['type']} here")
-    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]})
+    headers = [(b"content-type", b"text/plain"), (b"content-length", b"2")]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
     await send({"type": "http.response.body", "body": b"ok"})
 
 

@@ -392,7 +392,7 @@ def _start_rematch(offer: RematchOffer, match: Match) -> Match:
     terms = {
         "game": match.game,
         "num_players": match.num_players,
-        "options": match.options,
+        "options": match.chosen_options,
         "rated": offer.rated,
         "speed": match.speed,
         "seconds_per_move": match.seconds_per_move,

@@ -16,9 +16,11 @@ the cache unreachable, posts go through unthrottled.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from django.conf import settings
 from django_ratelimit.core import get_usage
@@ -59,10 +61,18 @@ SEARCH_GROUP = "forums.search"
 SEARCH_RATE = "20/m"
 
 
-def search_refusal(request) -> str | None:
+@dataclass(frozen=True)
+class SearchRefusal:
+    """Why a search is refused, and the seconds to wait before the next (its Retry-After)."""
+
+    message: str
+    retry_after: int
+
+
+def search_refusal(request) -> SearchRefusal | None:
     """Count one search by the user (or the client address when signed out) and say why it
-    is refused when there were too many; None when it may go ahead, and when the cache
-    cannot be reached (logged)."""
+    is refused when there were too many, and after how many seconds it may be tried again;
+    None when it may go ahead, and when the cache cannot be reached (logged)."""
     try:
         usage = get_usage(request, group=SEARCH_GROUP, key="user_or_ip", rate=SEARCH_RATE, increment=True)
     except Exception:
@@ -70,8 +80,10 @@ def search_refusal(request) -> str | None:
         return None
     if usage is None or not usage["should_limit"]:
         return None
-    wait = _wait(usage["time_left"])
-    return f"You are searching too quickly: the forum takes 20 searches a minute. Try again in {wait}."
+    # The window's end, in whole seconds, at least one (Retry-After is a whole number).
+    wait = max(1, math.ceil(usage["time_left"]))
+    message = f"You are searching too quickly: the forum takes 20 searches a minute. Try again in {_wait(wait)}."
+    return SearchRefusal(message=message, retry_after=wait)
 
 
 # Seconds a search refused for want of a place is told to wait (Retry-After): about a search's length.

@@ -252,7 +252,7 @@ def search(request):
     if query:
         refusal = ratelimits.search_refusal(request)
         if refusal:
-            context["refusal"], status = refusal, RATE_LIMITED
+            context["refusal"], status, retry_after = refusal.message, RATE_LIMITED, refusal.retry_after
         else:
             page, status, retry_after = _search_page(query, request.GET.get("page"), context)
     context["page"] = page

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from django.db import close_old_connections
@@ -27,21 +28,21 @@ class BotRunner:
         self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bot")
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)
-        self._queues: dict[int, deque[int]] = {}
+        self._queues: dict[int, deque[tuple[int, Callable[[int, int], None]]]] = {}
         self._pending = 0
 
-    def submit(self, match_id: int, version: int, run) -> None:
+    def submit(self, match_id: int, version: int, run: Callable[[int, int], None]) -> None:
         """Queue ``run(match_id, version)`` behind the match's earlier bot moves."""
         with self._lock:
             self._pending += 1
             queue = self._queues.get(match_id)
             if queue is not None:  # a thread is draining this match: it will get there
-                queue.append(version)
+                queue.append((version, run))
                 return
-            self._queues[match_id] = deque([version])
-        self._executor.submit(self._drain, match_id, run)
+            self._queues[match_id] = deque([(version, run)])
+        self._executor.submit(self._drain, match_id)
 
-    def _drain(self, match_id: int, run) -> None:
+    def _drain(self, match_id: int) -> None:
         # Broadcasts made from this thread go through the server's event loop, where the
         # sockets and the in-memory channel layer live (``live.bridge``).
         bridge.bind()
@@ -51,7 +52,7 @@ class BotRunner:
                 if not queue:
                     del self._queues[match_id]
                     return
-                version = queue.popleft()
+                version, run = queue.popleft()
             try:
                 run(match_id, version)
             except Exception:
@@ -61,6 +62,11 @@ class BotRunner:
                 with self._lock:
                     self._pending -= 1
                     self._idle.notify_all()
+
+    @property
+    def pending(self) -> int:
+        """Bot moves queued or running (the metrics' bot queue depth)."""
+        return self._pending
 
     def wait_idle(self, timeout: float) -> bool:
         """Block until no bot move is queued or running (for tests and shutdown)."""

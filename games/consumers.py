@@ -6,7 +6,8 @@ the latest version), {"type": "chat", "text": str}, {"type": "ping"},
 {"type": "takeback_request", "version": int} and {"type": "takeback_answer", "accept": bool,
 "version": int} (casual matches: ``games.services.takebacks``).
 Server -> client: {"type": "snapshot", ...payload}, {"type": "ack", "version": int},
-{"type": "error", "code": str, "message": str}, {"type": "chat", "message": {...}}, {"type": "pong"},
+{"type": "error", "code": str, "message": str}, {"type": "chat", "message": {...}},
+{"type": "chat_hidden", "id": int} (a moderator hid that message), {"type": "pong"},
 {"type": "takeback", "version": int, "takeback": {...} | null} (a request asked or answered; once
 taken back, the new version's snapshot follows instead),
 {"type": "rematch", "offer": {...}} (a rematch of the finished match offered or answered).
@@ -25,6 +26,7 @@ its user's own update at once, then publishes the outbox on the event loop
 
 from __future__ import annotations
 
+import time
 from urllib.parse import parse_qs
 
 import live
@@ -32,6 +34,7 @@ from live.events import MATCH_UPDATED
 from live.executor import db
 from live.groups import match_group, match_players_group
 from live.sockets import JsonSocket
+from portal import metrics
 from portal.errors import ServiceError
 
 from . import selectors, services, state_cache
@@ -69,7 +72,11 @@ class MatchConsumer(JsonSocket):
 
     # -- frames from the client --------------------------------------------------------
     async def frame_act(self, frame):
-        action, version = frame.get("action"), frame.get("version")
+        started = time.perf_counter()
+        await self._act(frame.get("action"), frame.get("version"))
+        metrics.move_served(time.perf_counter() - started)
+
+    async def _act(self, action, version):
         if not services.owner.enabled():
             await self._serve(services.match_act, ack=True, action=action, version=version)
             return
@@ -189,6 +196,10 @@ class MatchConsumer(JsonSocket):
 
     async def chat_message(self, event):
         await self.send_json({"type": "chat", "message": event["message"]})
+
+    async def chat_hidden(self, event):
+        """A moderator hid a message: the page drops it."""
+        await self.send_json({"type": "chat_hidden", "id": event["id"]})
 
     async def rematch_offer(self, event):
         """A rematch offered or answered (challenges.services): the page draws how it stands.

@@ -85,6 +85,12 @@ class Match(models.Model):
             return self.game
 
     @property
+    def chosen_options(self) -> dict:
+        """The options its players chose, for a new match on the same terms (a rematch): a
+        former ruling the record was played under is left out, the new match plays today's."""
+        return self.engine.chosen_options(self.options)
+
+    @property
     def options_text(self) -> str:
         """The match's departures from the standard game, in words ("" for the standard)."""
         try:
@@ -170,12 +176,47 @@ class ChatMessage(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True)
     text = models.CharField(max_length=MAX_LENGTH)
     created_at = models.DateTimeField(auto_now_add=True)
+    # A moderator hid it (games.services.chat_hide): kept, never shown again. Who and when is
+    # here and in the ModerationLog.
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["created_at", "id"]
 
     def __str__(self):
         return f"{self.user or settings.SITE_NAME}: {self.text[:30]}"
+
+    @property
+    def is_hidden(self) -> bool:
+        return self.hidden_at is not None
+
+
+class ModerationLog(models.Model):
+    """What staff did to matches and their chat, and when: a record, never edited."""
+
+    class Action(models.TextChoices):
+        HIDE_CHAT = "hide_chat", "Hid a chat message"
+        SHOW_CHAT = "show_chat", "Showed a hidden chat message again"
+        END_MATCH = "end_match", "Ended a match as aborted"
+
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="match_moderations"
+    )
+    action = models.CharField(max_length=16, choices=Action.choices)
+    match = models.ForeignKey(Match, null=True, on_delete=models.SET_NULL, related_name="moderation")
+    chat_message = models.ForeignKey(ChatMessage, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # What was acted on, in words, so the record outlives the row (the message's author and text).
+    detail = models.CharField(max_length=600, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.moderator}: {self.get_action_display()} ({self.created_at:%Y-%m-%d %H:%M})"
 
 
 class LiveOutage(models.Model):

@@ -153,9 +153,8 @@ def match_payload(match: Match, user, *, chat: bool = True) -> dict:
     state = state_cache.load(match)
     payload = _payload(match, state, seat_of(match, user, seats), seats_json(match, seats), clock_json(match))
     if chat:
-        messages = list(
-            ChatMessage.objects.filter(match=match).select_related("user").order_by("-created_at")[:CHAT_HISTORY]
-        )
+        shown = ChatMessage.objects.filter(match=match, hidden_at__isnull=True)  # not hidden by a moderator
+        messages = list(shown.select_related("user").order_by("-created_at")[:CHAT_HISTORY])
         payload["chat"] = [chat_json(m) for m in reversed(messages)]
     return payload
 
@@ -209,8 +208,9 @@ def audience_payloads(
 
 
 def chat_of(match: Match):
-    """Every chat line of the match, oldest first."""
-    return ChatMessage.objects.filter(match=match).select_related("user").order_by("created_at", "id")
+    """Every chat line of the match a moderator has not hidden, oldest first."""
+    shown = ChatMessage.objects.filter(match=match, hidden_at__isnull=True)
+    return shown.select_related("user").order_by("created_at", "id")
 
 
 def chat_json(message: ChatMessage) -> dict:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
+from functools import partial
 
 from celery import shared_task
 from django.conf import settings
@@ -11,7 +13,9 @@ from django.db import InterfaceError, OperationalError
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from . import services, state_cache
+from portal import metrics
+
+from . import bot_queue, services, state_cache
 from .bot_runner import runner
 from .bots import get_bot
 from .models import Match, Seat
@@ -20,20 +24,68 @@ log = logging.getLogger(__name__)
 
 
 def schedule_bot(match_id: int, version: int) -> None:
-    """Queue the bot's move if a bot is to act at ``version``.
+    """Queue the bot's move if a bot is to act at ``version``, fairly: behind the other bot
+    turns of the match's creator (``games.bot_queue``), so one person's matches against bots
+    never hold up another's.
 
     With a broker, a worker runs it. In eager mode (the embedded default) a thread of this
     process runs it (``games.bot_runner``), so the move that made it the bot's turn is
     answered and broadcast without waiting for the bot to think.
     """
-    if not settings.CELERY_TASK_ALWAYS_EAGER:
-        bot_act.delay(match_id, version)
+    if not bot_queue.fair():
+        _start(bot_queue.Turn(match_id, version, "", ""))
         return
-    runner.submit(match_id, version, _run_eagerly)
+    person = Match.objects.filter(pk=match_id).values_list("creator_id", flat=True).first()
+    if person is None:
+        return
+    _start_all(bot_queue.add(str(person), match_id, version))
 
 
-def _run_eagerly(match_id: int, version: int) -> None:
-    bot_act.apply(args=(match_id, version), throw=True)
+def _start_all(turns: list[bot_queue.Turn]) -> None:
+    """Hand each turn to the workers, each on its own; the first failure is raised after."""
+    failure = None
+    for turn in turns:
+        try:
+            _start(turn)
+        except Exception as exc:
+            failure = failure or exc
+    if failure is not None:
+        raise failure
+
+
+def _start(turn: bot_queue.Turn) -> None:
+    """Hand a turn to the workers (or, eager, to the bot threads)."""
+    lease = [turn.person, turn.lease] if turn.lease else None
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        runner.submit(turn.match_id, turn.version, partial(_run_eagerly, lease=lease))
+        return
+    try:
+        bot_act.delay(turn.match_id, turn.version, lease=lease)
+    except Exception:
+        if lease is not None:
+            _give_back(turn)
+        raise
+
+
+def _give_back(turn: bot_queue.Turn) -> None:
+    try:
+        bot_queue.give_back(turn.person, turn.lease)
+    except Exception:
+        log.warning("Could not give back the lease of the bot's turn in match %s", turn.match_id, exc_info=True)
+
+
+def _run_eagerly(match_id: int, version: int, lease: list[str] | None = None) -> None:
+    bot_act.apply(args=(match_id, version), kwargs={"lease": lease}, throw=True)
+
+
+def _next_turns(lease: list[str]) -> None:
+    """A turn under ``lease`` is over: its lease is given back and the person's next turns go
+    to the workers. A failure here loses nothing: the lease runs out by itself and the
+    periodic check queues the waiting turns again."""
+    try:
+        _start_all(bot_queue.done(*lease))
+    except Exception:
+        log.warning("Could not hand on the next bot turn of person %s", lease[0], exc_info=True)
 
 
 # A lost connection or a deadlock is worth another try; the retry re-reads the match, so it
@@ -48,8 +100,22 @@ def _run_eagerly(match_id: int, version: int) -> None:
     soft_time_limit=20,
     time_limit=30,
 )
-def bot_act(self, match_id: int, version: int) -> str | None:
-    """Play the bot's action for the seat to move at ``version``; a no-op if that has passed."""
+def bot_act(self, match_id: int, version: int, lease: list[str] | None = None) -> str | None:
+    """Play the bot's action for the seat to move at ``version``; a no-op if that has passed.
+    ``lease`` ([person, lease]) is the turn's place in ``games.bot_queue``, given back once the
+    turn is over (not while it is to be tried again)."""
+    retrying = False
+    try:
+        return _play_bot(match_id, version)
+    except (OperationalError, InterfaceError):
+        retrying = self.request.retries < self.max_retries
+        raise
+    finally:
+        if lease and not retrying:
+            _next_turns(lease)
+
+
+def _play_bot(match_id: int, version: int) -> str | None:
     match = Match.objects.filter(pk=match_id, version=version, status=Match.Status.ACTIVE).first()
     if match is None or match.to_move is None:
         return None
@@ -58,7 +124,9 @@ def bot_act(self, match_id: int, version: int) -> str | None:
     if not bot_name:
         return None
     state = state_cache.load(match)
+    started = time.perf_counter()
     action = get_bot(bot_name).choose(state, seat.index)
+    metrics.bot_thought(bot_name, time.perf_counter() - started)
     try:
         services.match_act(match_id=match_id, action=action, version=version, seat_index=seat.index)
     except services.MatchError as exc:

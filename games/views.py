@@ -2,6 +2,7 @@ import functools
 import json
 from urllib.parse import urlencode
 
+from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
@@ -10,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 from portal import page_cache, refusals
 from portal.pagination import paginate
+from portal.viewer import viewer
 
 from . import exports, records, sections, selectors, services, state_cache
 from .bots import bot_label, bot_names
@@ -57,7 +59,11 @@ def _player_counts() -> list[int]:
     return sorted({n for g in all_games() for n in g.allowed_player_counts()})
 
 
-def _open_matches_fragment(request) -> page_cache.Rendered:
+OPEN_AREAS = ["open", "people"]
+LIVE_AREAS = ["open", "finished", "people"]
+
+
+async def _open_matches_fragment(request) -> page_cache.Rendered:
     """The lobby's list of open matches for the filters of ``request``: one page of them,
     kept in the page cache until the open matches change."""
     game, players, number = _lobby_filters(request)
@@ -81,7 +87,7 @@ def _open_matches_fragment(request) -> page_cache.Rendered:
         return rendered
 
     key = f"lobby:{game}:{players or ''}:{number}"
-    shared = page_cache.cached(key, ["open", "people"], {"open_matches": build})
+    shared = await page_cache.acached(key, OPEN_AREAS, {"open_matches": build})
     return shared["open_matches"] or beyond["page"]
 
 
@@ -93,18 +99,29 @@ def _lobby_forms(game: str | None) -> page_cache.Rendered:
     return page_cache.render("games/_lobby_forms.html", forms)
 
 
-def lobby(request):
-    context = {"open_matches": _open_matches_fragment(request)}
+async def lobby(request):
+    """The lobby, an async view: served in the event loop while its lists are in the page cache."""
+    user = await viewer(request)
     if request.GET.get("part") == "open":  # the page refreshing its list (static/js/lobby.js)
-        return render(request, "games/_open_matches_part.html", context)
-    # The watch list: public matches being played, shown whatever the list's filters.
-    context.update(
-        page_cache.cached("lobby-live", ["open", "finished", "people"], {"live_matches": sections.live_matches})
-    )
-    if request.user.is_authenticated:
+
+        async def build_part():
+            context = {"open_matches": await _open_matches_fragment(request)}
+            return render(request, "games/_open_matches_part.html", context)
+
+        return await page_cache.whole_page(request, OPEN_AREAS, build_part)
+
+    async def build():
+        context = {"open_matches": await _open_matches_fragment(request)}
+        # The watch list: public matches being played, shown whatever the list's filters.
+        context.update(await page_cache.acached("lobby-live", LIVE_AREAS, {"live_matches": sections.live_matches}))
+        if not user.is_authenticated:
+            return render(request, "games/lobby.html", context)
         game = request.GET.get("game")
         context["forms"] = _lobby_forms(game if game in {g.slug for g in all_games()} else None)
-    return render(request, "games/lobby.html", context)
+        # Rendered in a thread: the page lists the challenges waiting for the viewer (a query).
+        return await sync_to_async(render)(request, "games/lobby.html", context)
+
+    return await page_cache.whole_page(request, [*OPEN_AREAS, *LIVE_AREAS], build)
 
 
 @login_required

@@ -11,6 +11,7 @@ from typing import Final, Literal, TypedDict
 
 MATCH_UPDATED: Final = "match.updated"
 CHAT_MESSAGE: Final = "chat.message"
+CHAT_HIDDEN: Final = "chat.hidden"
 MATCH_TAKEBACK: Final = "match.takeback"
 REMATCH_OFFER: Final = "rematch.offer"
 ME_CHANGED: Final = "me.changed"
@@ -45,6 +46,13 @@ class MatchUpdated(TypedDict):
 class ChatPosted(TypedDict):
     type: Literal["chat.message"]
     message: dict
+
+
+class ChatHidden(TypedDict):
+    """A moderator hid a chat message: the pages drop it."""
+
+    type: Literal["chat.hidden"]
+    id: int
 
 
 class TakebackChanged(TypedDict):

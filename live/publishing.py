@@ -24,6 +24,8 @@ from typing import Any
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from portal import metrics
+
 from . import bridge, reach
 from .executor import db
 from .outbox import Outbox
@@ -49,6 +51,7 @@ async def publish(outbox: Outbox) -> bool:
             if sent:
                 reach.sent()
     if not sent:
+        metrics.broadcast_failed(redis_down)
         await db(reach.send_failed)(redis_down)
     for follow_up in outbox.follow_ups:
         try:
@@ -75,6 +78,7 @@ def publish_now(outbox: Outbox) -> bool:
             if sent:
                 reach.sent()
     if not sent:
+        metrics.broadcast_failed(redis_down)
         reach.send_failed(redis_down)
     for follow_up in outbox.follow_ups:
         try:

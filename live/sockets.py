@@ -37,7 +37,7 @@ from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from django.conf import settings
 
-from portal import json_limits
+from portal import json_limits, logs, metrics
 
 from . import bridge, reach
 from .credentials import SIGNED_OUT, Credentials
@@ -103,6 +103,8 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     async def websocket_connect(self, message):
         bridge.note_loop()
+        logs.bind(socket_id=logs.new_id())  # this connection's task: its log lines carry the id
+        self._counted = False
         self.joined: list[str] = []
         self.credentials = Credentials.of(self.scope)
         self.signed_out = False
@@ -126,6 +128,14 @@ class JsonSocket(AsyncWebsocketConsumer):
             await self.join(user_sockets_group(self.credentials.user_id))
         self._accepted = True
         await super().accept(subprotocol, headers)
+        metrics.socket_opened(type(self).__name__)
+        self._counted = True
+
+    async def websocket_disconnect(self, message):
+        if getattr(self, "_counted", False):
+            self._counted = False
+            metrics.socket_closed(type(self).__name__)
+        await super().websocket_disconnect(message)
 
     async def join(self, group: str) -> None:
         """Listen to ``group``; ``LiveDown`` if the live path is down (known, or found so)."""

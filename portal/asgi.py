@@ -2,9 +2,10 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+
+from portal.asgi_handler import get_asgi_application  # noqa: E402 (Django's, without needless threads)
+
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

@@ -19,16 +19,34 @@ is logged when it starts and when it ends.
 Connections come from one pool per process (``portal.redis_pool``), which drops a dead
 connection and retries once on a connection error (never on a timeout), so the first command after Redis comes back
 reaches it instead of failing on the connection that Redis closed.
+
+``aget`` and ``aget_many`` (the page fragments, the cached sessions) are native: they wait on
+Redis in the event loop through ``redis.asyncio``, one pool per event loop, where Django's own
+would run the sync call in a thread. The same breaker guards them.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import re
+import weakref
+from collections.abc import Callable
+from typing import Any
 
-from django.core.cache.backends.redis import RedisCache
+import redis.asyncio
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache, RedisSerializer
+from django.core.exceptions import ImproperlyConfigured
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 from .redis_pool import UNREACHABLE, Breaker, breaker_for
+
+# The asyncio clients, per event loop and server.
+_ASYNC_CLIENTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, redis.asyncio.Redis]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _fail_open(answer):
@@ -67,6 +85,15 @@ class FaultTolerantRedisCache(RedisCache):
         super().__init__(server, params)
         first = re.split("[;,]", server)[0] if isinstance(server, str) else server[0]
         self.breaker: Breaker = breaker_for(first)
+        # For the reads in the event loop: the first server (the one the sync client reads
+        # when there is one), its timeouts, and the values as the sync client stores them.
+        self._first_server = first
+        options = params.get("OPTIONS", {})
+        self._async_options = {k: options[k] for k in self._ASYNC_OPTIONS if k in options}
+        serializer = options.get("serializer")
+        if serializer is not None:
+            raise ImproperlyConfigured(f"{type(self).__name__} stores values with Django's RedisSerializer only.")
+        self._loads: Callable[[Any], Any] = RedisSerializer().loads
 
     add = _fail_open(lambda *a, **k: True)(RedisCache.add)
     get = _fail_open(_default)(RedisCache.get)
@@ -79,3 +106,45 @@ class FaultTolerantRedisCache(RedisCache):
     set_many = _fail_open(lambda *a, **k: [])(RedisCache.set_many)
     delete_many = _fail_open(lambda *a, **k: None)(RedisCache.delete_many)
     clear = _fail_open(lambda *a, **k: False)(RedisCache.clear)
+
+    # -- reads in the event loop -----------------------------------------------------------
+
+    # The options of the sync pool that mean the same for the async one.
+    _ASYNC_OPTIONS = ("socket_connect_timeout", "socket_timeout", "health_check_interval")
+
+    def _async_client(self) -> redis.asyncio.Redis:
+        """The client of this server for the running event loop (an asyncio pool serves one
+        loop only), shared by every cache object of the process: Django makes one per
+        request context."""
+        clients = _ASYNC_CLIENTS.setdefault(asyncio.get_running_loop(), {})
+        client = clients.get(self._first_server)
+        if client is None:
+            retry = Retry(NoBackoff(), 1, supported_errors=(redis.exceptions.ConnectionError,))
+            client = redis.asyncio.Redis.from_url(self._first_server, retry=retry, **self._async_options)
+            clients[self._first_server] = client
+        return client
+
+    async def aget_many(self, keys, version=None):
+        if not self.breaker.allow():
+            return {}
+        key_map = {self.make_and_validate_key(key, version=version): key for key in keys}
+        try:
+            values = await self._async_client().mget(list(key_map))
+        except UNREACHABLE as exc:
+            self.breaker.failed(exc, "cache aget_many")
+            return {}
+        self.breaker.succeeded()
+        return {key_map[k]: self._loads(v) for k, v in zip(key_map, values, strict=True) if v is not None}
+
+    async def aget(self, key, default=None, version=None):
+        found = await self.aget_many([key], version=version)
+        return found.get(key, default)
+
+
+async def aget_many(cache, keys) -> dict:
+    """``cache.get_many(keys)`` for async code without a thread where none is needed: Redis
+    read in the event loop (above), the local-memory cache of the embedded default read at
+    once (it is in this process's memory); any other backend through Django's thread."""
+    if isinstance(cache, LocMemCache):
+        return cache.get_many(keys)
+    return await cache.aget_many(keys)

@@ -7,11 +7,24 @@ run``). A new job is one line here.
 """
 
 import os
+import socket
+import time
 from dataclasses import dataclass
 
 from celery import Celery, Task
-from celery.signals import worker_process_init
+from celery.signals import (
+    beat_init,
+    before_task_publish,
+    heartbeat_sent,
+    task_failure,
+    task_postrun,
+    task_prerun,
+    worker_process_init,
+    worker_ready,
+    worker_shutdown,
+)
 
+from . import logs, metrics, readiness
 from .redis_pool import RedisDown, breaker_for, unreachable
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
@@ -85,3 +98,68 @@ def _own_database_pool(**kwargs):
     from django.db.backends.postgresql.base import DatabaseWrapper  # noqa: PLC0415
 
     DatabaseWrapper._connection_pools.clear()
+
+
+# -- what the operators see of the tasks: metrics, log context, heartbeats ---------------------
+SENT_AT_HEADER = "portal_sent_at"
+_started: dict[str, tuple[float, object]] = {}
+_in_beat = False
+
+
+@before_task_publish.connect
+def _stamp_sent(headers=None, **kwargs):
+    """A task carries the time it was queued, for its wait in the queue; in beat, sending the
+    periodic jobs is beat's heartbeat (``portal.readiness``)."""
+    if headers is not None:
+        headers[SENT_AT_HEADER] = time.time()
+    if _in_beat:
+        readiness.beat_ran()
+
+
+@beat_init.connect
+def _beat_started(**kwargs):
+    global _in_beat
+    _in_beat = True
+    readiness.beat_ran()
+
+
+@worker_ready.connect
+def _worker_ready(sender=None, **kwargs):
+    readiness.worker_alive(getattr(sender, "hostname", None) or socket.gethostname())
+
+
+@heartbeat_sent.connect
+def _worker_heartbeat(sender=None, **kwargs):
+    eventer = getattr(sender, "eventer", None)
+    readiness.worker_alive(getattr(eventer, "hostname", None) or socket.gethostname())
+
+
+@worker_shutdown.connect
+def _worker_gone(sender=None, **kwargs):
+    readiness.worker_gone(getattr(sender, "hostname", None) or socket.gethostname())
+
+
+@task_prerun.connect
+def _task_started(task_id=None, task=None, **kwargs):
+    sent_at = getattr(task.request, SENT_AT_HEADER, None) if task is not None else None
+    if sent_at is not None:
+        metrics.task_waited(task.name, time.time() - float(sent_at))
+    _started[task_id] = (time.perf_counter(), logs.bind(**logs.current(), task_id=task_id))
+
+
+@task_postrun.connect
+def _task_done(task_id=None, task=None, **kwargs):
+    started = _started.pop(task_id, None)
+    if started is None:
+        return
+    began, token = started
+    metrics.task_ran(getattr(task, "name", "unknown"), time.perf_counter() - began)
+    try:
+        logs.unbind(token)  # type: ignore[arg-type]
+    except (ValueError, RuntimeError):
+        pass  # bound in another context (a task run from a different thread)
+
+
+@task_failure.connect
+def _task_failed(sender=None, **kwargs):
+    metrics.task_failed(getattr(sender, "name", "unknown"))

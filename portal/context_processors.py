@@ -5,12 +5,16 @@ from django.urls import get_script_prefix, get_urlconf, reverse
 
 from games.catalog import all_games
 
+from . import __version__
+
 # The addresses in the header and footer of every page, under the names base.html uses.
 SITE_LINKS = {
     "home": "home",
     "games": "game-list",
     "play": "lobby",
     "hall_of_fame": "hall-of-fame",
+    "tournaments": "tournament-list",
+    "challenges": "challenges",
     "forum": "forum-index",
     "stats": "stats",
     "help": "help",
@@ -37,6 +41,7 @@ def _site_links(script_prefix: str, urlconf: str) -> dict[str, str]:
 def site(request):
     return {
         "SITE_NAME": settings.SITE_NAME,
+        "PORTAL_VERSION": __version__,
         "nav_games": all_games(),
         "links": _site_links(get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF),
     }

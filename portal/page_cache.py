@@ -39,17 +39,22 @@ import hashlib
 import logging
 import re
 import secrets
-from collections.abc import Callable, Iterable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.apps import apps
 from django.conf import settings
 from django.core.cache import caches
 from django.db import transaction
+from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+
+from .cache import aget_many
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +77,7 @@ BUILDING = "page_cache_building"
 
 
 @functools.cache
-def _shared_cache():
+def shared_cache():
     """The default cache, one object per process. Django keeps one per request context, and
     under ASGI every request runs in a context of its own: the Redis backend's connection
     pool goes with the object, so each request would open a new connection to Redis (about
@@ -180,6 +185,25 @@ def render(template: str, context: dict) -> Rendered:
     return Rendered(tuple(parts))
 
 
+def _keys(page: str, areas: list[str], builders) -> tuple[list[str], dict[str, str]]:
+    return [GENERATION_KEY.format(area) for area in areas], {name: FRAGMENT_KEY.format(page, name) for name in builders}
+
+
+def _fresh(found: dict, generation_keys: list[str], keys: dict[str, str]) -> dict[str, Any] | None:
+    """The fragments of ``keys`` from ``found`` (what the cache answered), or None unless
+    every generation is known and every fragment was built under them."""
+    if not all(key in found for key in generation_keys):
+        return None
+    stamp = ".".join([release(), *(found[key] for key in generation_keys)])
+    result = {}
+    for name, key in keys.items():
+        entry = found.get(key)
+        if entry is None or entry[0] != stamp:
+            return None
+        result[name] = entry[1]
+    return result
+
+
 def cached(page: str, areas: Iterable[str], builders: dict[str, Callable[[], Any]]) -> dict[str, Any]:
     """The values of ``builders`` (usually ``render(...)`` of a fragment) for ``page``: read
     from the cache while the generations of ``areas`` are those they were built under,
@@ -190,9 +214,8 @@ def cached(page: str, areas: Iterable[str], builders: dict[str, Callable[[], Any
     such as a page number out of range).
     """
     areas = list(areas)
-    generation_keys = [GENERATION_KEY.format(area) for area in areas]
-    keys = {name: FRAGMENT_KEY.format(page, name) for name in builders}
-    cache = _shared_cache()
+    generation_keys, keys = _keys(page, areas, builders)
+    cache = shared_cache()
     found = cache.get_many([*generation_keys, *keys.values()])
     if all(key in found for key in generation_keys):
         stamp = ".".join([release(), *(found[key] for key in generation_keys)])
@@ -214,6 +237,69 @@ def cached(page: str, areas: Iterable[str], builders: dict[str, Callable[[], Any
     return result
 
 
+async def acached(page: str, areas: Iterable[str], builders: dict[str, Callable[[], Any]]) -> dict[str, Any]:
+    """``cached`` for an async view: when every fragment is in the cache and fresh, read in
+    the event loop (one round trip, no thread); otherwise ``cached`` in a thread, which builds
+    what is missing from the database as before."""
+    areas = list(areas)
+    generation_keys, keys = _keys(page, areas, builders)
+    cache = shared_cache()
+    wanted = [*generation_keys, *keys.values()]
+    found = await aget_many(cache, wanted)
+    result = _fresh(found, generation_keys, keys)
+    if result is not None:
+        return result
+    return await sync_to_async(cached, thread_sensitive=True)(page, areas, builders)
+
+
+# --------------------------------------------------------------------------------------
+# Whole pages, for visitors who bring nothing of their own
+#
+# A visitor without a session or messages of their own sees what every such visitor sees: the
+# page is its fragments around parts that are the same for all (the header of someone signed
+# out, the forms that need an account left out). So an async view may keep the whole page,
+# in this process's memory, under its address and the generations of the areas it shows: the
+# next such visitor gets it for one small cache read (the generations) and no render, and a
+# change to one of its areas makes it stale at once, as it does the fragments. A page whose
+# rendering used a CSRF token (a form) is never kept: the token belongs to one visitor.
+
+PAGES_KEPT = 256
+_pages: OrderedDict[tuple, bytes] = OrderedDict()
+
+
+def _brings_nothing(request) -> bool:
+    """No session and no message of its own: nothing on the page can be this visitor's."""
+    return (
+        request.method == "GET"
+        and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and settings.MESSAGE_STORAGE == "django.contrib.messages.storage.fallback.FallbackStorage"
+        and "messages" not in request.COOKIES  # the cookie of that storage
+    )
+
+
+async def whole_page(request, areas: Iterable[str], build: Callable[[], Awaitable[HttpResponse]]) -> HttpResponse:
+    """``await build()``, the page of ``request`` showing ``areas``; or, for a visitor who
+    brings nothing of their own, the page built for the last such visitor while the
+    generations of ``areas`` are the same."""
+    key = None
+    if _brings_nothing(request):
+        generation_keys = [GENERATION_KEY.format(area) for area in dict.fromkeys(areas)]
+        found = await aget_many(shared_cache(), generation_keys)
+        if all(k in found for k in generation_keys):
+            key = (request.get_full_path(), release(), *(found[k] for k in generation_keys))
+            content = _pages.get(key)
+            if content is not None:
+                return HttpResponse(content)
+    # Built from what the cache and the database hold now, kept under the generations read
+    # before: if a change lands meanwhile, its new generation makes this page stale at once.
+    response = await build()
+    if key is not None and response.status_code == 200 and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+        _pages[key] = response.content
+        while len(_pages) > PAGES_KEPT:
+            _pages.popitem(last=False)
+    return response
+
+
 # --------------------------------------------------------------------------------------
 # Generations
 
@@ -224,7 +310,7 @@ def _token() -> str:
 
 def generations(areas: Iterable[str]) -> list[str]:
     """The current generation of each area, in order (one round trip when all are known)."""
-    cache = _shared_cache()
+    cache = shared_cache()
     keys = [GENERATION_KEY.format(area) for area in areas]
     found = cache.get_many(keys)
     missing = [key for key in keys if key not in found]
@@ -245,7 +331,7 @@ def bump(*areas: str) -> None:
     that cannot be reached is logged, never raised into them. The pages then catch up
     within ``FRAGMENT_SECONDS``."""
     try:
-        _shared_cache().set_many({GENERATION_KEY.format(area): _token() for area in areas}, None)
+        shared_cache().set_many({GENERATION_KEY.format(area): _token() for area in areas}, None)
     except Exception:
         log.exception("Could not mark %s as changed in the page cache", ", ".join(areas))
 

@@ -8,6 +8,7 @@ variable.
 
 import secrets
 from datetime import timedelta
+from email.utils import getaddresses
 from pathlib import Path
 
 import environ
@@ -30,6 +31,16 @@ def _embedded_secret_key() -> str:
         path.write_text(secrets.token_urlsafe(50))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+def _admins(entries: list[str]) -> list[tuple[str, str]]:
+    """ADMINS from "Name <address>" or bare addresses; a malformed one stops the start."""
+    admins = []
+    for name, address in getaddresses(entries):
+        if "@" not in address:
+            raise ImproperlyConfigured(f"ADMINS: {address!r} is not an e-mail address.")
+        admins.append((name or address, address))
+    return admins
 
 
 # The shortest SECRET_KEY production starts with (and it needs a few different characters):
@@ -65,7 +76,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    "whitenoise.runserver_nostatic",
+    "servestatic.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "channels",
@@ -85,19 +96,54 @@ INSTALLED_APPS = [
     "portal",
 ]
 
-MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",
-    "django_permissions_policy.PermissionsPolicyMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "allauth.account.middleware.AccountMiddleware",
-]
+# Every middleware is async-capable and, in async mode, runs in the event loop: an async view
+# is served without a thread (portal.middleware holds Django's and django-csp's in that form;
+# django-permissions-policy, ServeStatic, allauth's and django-axes's are so already).
+# Django's deploy checks look for its middleware by name ("...SecurityMiddleware" in
+# MIDDLEWARE): this list answers yes for an original when its subclass stands in its place.
+MIDDLEWARE_STAND_INS = {
+    "portal.middleware.SecurityMiddleware": "django.middleware.security.SecurityMiddleware",
+    "portal.middleware.CSPMiddleware": "csp.middleware.CSPMiddleware",
+    "portal.middleware.SessionMiddleware": "django.contrib.sessions.middleware.SessionMiddleware",
+    "portal.middleware.CommonMiddleware": "django.middleware.common.CommonMiddleware",
+    "portal.middleware.CsrfViewMiddleware": "django.middleware.csrf.CsrfViewMiddleware",
+    "portal.middleware.AuthenticationMiddleware": "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "portal.middleware.MessageMiddleware": "django.contrib.messages.middleware.MessageMiddleware",
+    "portal.middleware.XFrameOptionsMiddleware": "django.middleware.clickjacking.XFrameOptionsMiddleware",
+}
+
+
+class _MiddlewareList(list):
+    def __contains__(self, name: object) -> bool:
+        return super().__contains__(name) or any(
+            MIDDLEWARE_STAND_INS.get(path) == name for path in self if isinstance(path, str)
+        )
+
+    def __add__(self, other):  # MIDDLEWARE += [...] below keeps the class
+        return _MiddlewareList([*self, *other])
+
+    def __iadd__(self, other):
+        self.extend(other)
+        return self
+
+
+MIDDLEWARE = _MiddlewareList(
+    [
+        # First: every log line of the request, and its response, carry its id (X-Request-ID).
+        "portal.logs.RequestIdMiddleware",
+        "portal.middleware.SecurityMiddleware",
+        "portal.middleware.CSPMiddleware",
+        "django_permissions_policy.PermissionsPolicyMiddleware",
+        "servestatic.middleware.ServeStaticMiddleware",
+        "portal.middleware.SessionMiddleware",
+        "portal.middleware.CommonMiddleware",
+        "portal.middleware.CsrfViewMiddleware",
+        "portal.middleware.AuthenticationMiddleware",
+        "portal.middleware.MessageMiddleware",
+        "portal.middleware.XFrameOptionsMiddleware",
+        "allauth.account.middleware.AccountMiddleware",
+    ]
+)
 
 ROOT_URLCONF = "portal.urls"
 WSGI_APPLICATION = None
@@ -171,6 +217,7 @@ if REDIS_URL:
     # the server's breaker (portal.redis_pool), so the calls after it do not wait at all.
     REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=1.0)
     REDIS_CONNECT_TIMEOUT = env.float("REDIS_CONNECT_TIMEOUT", default=REDIS_SOCKET_TIMEOUT)
+    REDIS_BROKER_HEALTH_CHECK_SECONDS = env.int("REDIS_BROKER_HEALTH_CHECK_SECONDS", default=5)
     # For the cache's and the channel layer's connections: a command on a connection that
     # Redis closed (it restarted) reconnects and is sent once more; a timeout is not retried
     # (redis-py's Retry would by default: it would only double the wait on a Redis that hangs).
@@ -216,6 +263,11 @@ if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "socket_timeout": REDIS_SOCKET_TIMEOUT,
         "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+        # A worker waits for work in a BRPOP that no socket timeout covers: kombu drops it when
+        # its answer is this much overdue (checked as often), so a worker whose Redis hangs
+        # finds it out within about 1 + 2 x this many seconds (51 by kombu's default) and
+        # reconnects, trying again until Redis answers.
+        "health_check_interval": REDIS_BROKER_HEALTH_CHECK_SECONDS,
     }
     CELERY_TASK_PUBLISH_RETRY = False
 else:
@@ -377,13 +429,16 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-WHITENOISE_USE_FINDERS = not PRODUCTION  # serve straight from static/ without collectstatic
+# Static files are served by ServeStatic's async middleware (or by a proxy in front, which then
+# answers /static/ itself: README). Hashed names (production's manifest storage) are sent with
+# a year's Cache-Control and "immutable", other files for 60 s.
+SERVESTATIC_USE_FINDERS = not PRODUCTION  # serve straight from static/ without collectstatic
 if not PRODUCTION:
     STATIC_ROOT.mkdir(exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "servestatic.storage.CompressedManifestStaticFilesStorage"
         if PRODUCTION
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
@@ -392,8 +447,8 @@ STORAGES = {
 # --- Security ----------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
 # Sessions are written to the database and read through the cache: a signed-in page or
-# socket costs no session query.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# socket costs no session query (Django's cached_db, through one cache object per process).
+SESSION_ENGINE = "portal.sessions"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -432,22 +487,82 @@ PERMISSIONS_POLICY = {
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    # Probes and scrapers inside the network ask over plain HTTP (docs/METRICS.md).
+    SECURE_REDIRECT_EXEMPT = [r"^readyz$", r"^metrics$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# --- Logs, metrics, error reports --------------------------------------------------------
+# Each log line has its time, level, logger and the id of the request, socket or Celery task
+# it was written in (portal.logs). LOG_FORMAT=json (the default in production) writes one JSON
+# object a line for a log collector; text (the default elsewhere) is for people.
+LOG_LEVEL = env.str("LOG_LEVEL", default="WARNING")
+LOG_FORMAT = env.str("LOG_FORMAT", default="json" if PRODUCTION else "text")
+if LOG_FORMAT not in ("json", "text"):
+    raise ImproperlyConfigured(f"LOG_FORMAT is json or text, not {LOG_FORMAT!r}.")
+# People mailed the traceback of every server error (500) when DEBUG is off, as
+# "Name <address>" or bare addresses, comma-separated: ADMINS=Ops <ops@example.org>. Mail goes
+# through EMAIL_URL from SERVER_EMAIL.
+ADMINS = _admins(env.list("ADMINS", default=[]))
 # A Redis outage is logged once when it starts and once when it ends (portal.redis_pool), not
 # as a traceback per request, socket or second: records whose error is Redis not answering
 # are dropped at the handler.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redis_outage": {"()": "portal.redis_pool.OutageLogFilter", "url": REDIS_URL}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redis_outage"]}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
+    "filters": {
+        "redis_outage": {"()": "portal.redis_pool.OutageLogFilter", "url": REDIS_URL},
+        "context": {"()": "portal.logs.ContextFilter"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "formatters": {
+        "json": {"()": "portal.logs.json_formatter"},
+        "text": {"()": "portal.logs.TextFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["redis_outage", "context"],
+            "formatter": LOG_FORMAT,
+        },
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false", "redis_outage"],
+        },
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # Django's own handlers replaced by these: everything to the console, once.
+        "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        # Server errors (500) are logged by django.request: to the console, and to ADMINS.
+        "django.request": {"handlers": ["mail_admins"], "level": LOG_LEVEL, "propagate": True},
+    },
 }
+# Celery's worker and beat log through the same handlers as the site, not a format of their own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# Prometheus metrics at /metrics (portal.metrics, docs/METRICS.md) are served only to a scraper
+# sending "Authorization: Bearer <METRICS_TOKEN>"; unset, /metrics is refused to everyone.
+# Several processes add up their metrics through PROMETHEUS_MULTIPROC_DIR (an environment
+# variable prometheus-client reads itself; see portal.metrics).
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+
+# Error tracking: with SENTRY_DSN set, errors and their traces go to Sentry (or a compatible
+# service); SENTRY_TRACES_SAMPLE_RATE (0 by default) samples performance traces too.
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=DJANGO_ENV,
+        traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0),
+        send_default_pii=False,
+    )
 
 # --- The portal's own knobs --------------------------------------------------------------
 # Open WebSockets one client address may hold in one server process (portal.sockets); the
@@ -477,6 +592,10 @@ OPEN_MATCH_EXPIRY_HOURS = env.float("OPEN_MATCH_EXPIRY_HOURS", default=24)
 # most this many tournaments of their making not yet over.
 MAX_BOT_MATCHES_PER_PERSON = env.int("MAX_BOT_MATCHES_PER_PERSON", default=5)
 MAX_OPEN_TOURNAMENTS_PER_PERSON = env.int("MAX_OPEN_TOURNAMENTS_PER_PERSON", default=3)
+# Bots' turns are queued fairly (games.bot_queue): at most this many of one person's bot turns
+# (their matches' creator's) are with the workers at once, the rest wait in the person's own
+# queue; 0 hands every turn to the workers in the order they come.
+BOT_TURNS_AT_ONCE_PER_PERSON = env.int("BOT_TURNS_AT_ONCE_PER_PERSON", default=1)
 # Challenges and rematch offers wait this long for an answer; one person has at most this
 # many challenges waiting at a time.
 CHALLENGE_EXPIRY_HOURS = env.float("CHALLENGE_EXPIRY_HOURS", default=24)

@@ -2,13 +2,15 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import views
+from . import api, probes, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("help/", views.help_page, name="help"),
     path("about/", views.about, name="about"),
     path("healthz", views.healthz, name="healthz"),
+    path("readyz", probes.readyz, name="readyz"),
+    path("metrics", probes.metrics_view, name="metrics"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     # The pages composed of several apps' sections.
@@ -25,6 +27,7 @@ urlpatterns = [
     path("api/", include("challenges.api_urls")),
     path("api/", include("tournaments.api_urls")),
     path("api/", include("notifications.api_urls")),
+    path("api/version/", api.version, name="api-version"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # Swagger UI with its set-up script served as a file (?script), under the site's CSP.
     path(

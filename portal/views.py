@@ -1,42 +1,83 @@
+import functools
+
+from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.urls import get_script_prefix
 
 from forums.selectors import forum_url_for_game
+from games import learn_views
 from games import sections as game_sections
 from games.bot_strength import bot_strengths
 from games.catalog import all_games, bot_description, get_game
 from games.rules import rules_html
 from games.selectors import latest_finished
 from rankings import sections as ranking_sections
+from tournaments import sections as tournament_sections
 
 from . import page_cache
 from .api_errors import not_found_json
+from .viewer import viewer
+
+# The pages made of cached fragments are async views: a request whose fragments are all in the
+# cache is served in the event loop, with no thread (page_cache.acached); one that finds a
+# fragment stale builds it in a thread as before.
 
 
-def home(request):
-    context = page_cache.cached(
-        "home",
-        ["finished", "people"],
-        {"latest": lambda: page_cache.render("portal/_home_latest.html", {"latest": latest_finished(limit=8)})},
-    )
-    return render(request, "portal/home.html", {"games": all_games(), **context})
+@functools.cache
+def _game_cards(script_prefix: str) -> str:
+    """The home page's cards of the games: the same for everyone while the process runs (the
+    catalog is code), so rendered once per process (per script prefix, as its addresses)."""
+    return render_to_string("portal/_game_cards.html", {"games": all_games()})
 
 
-def game_detail(request, slug):
+HOME_AREAS = ["finished", "people"]
+
+
+async def home(request):
+    await viewer(request)
+
+    async def build():
+        context = await page_cache.acached(
+            "home",
+            HOME_AREAS,
+            {"latest": lambda: page_cache.render("portal/_home_latest.html", {"latest": latest_finished(limit=8)})},
+        )
+        return render(request, "portal/home.html", {"game_cards": _game_cards(get_script_prefix()), **context})
+
+    return await page_cache.whole_page(request, HOME_AREAS, build)
+
+
+async def game_detail(request, slug):
     """A game's page: its rules and matches (games), its Hall of Fame (rankings) and a link to
     its forum (forums)."""
     try:
         game = get_game(slug)
     except KeyError:
         raise Http404("No such game") from None
+    user = await viewer(request)
     game_areas, game_builders = game_sections.game_fragments(game)
     fame_areas, fame_builders = ranking_sections.game_fragments(slug)
-    context = {"game": game, "rules": rules_html(slug), **ranking_sections.game_section(slug, request.user)}
-    shared = {**game_builders, "forum_url": lambda: forum_url_for_game(slug) or "", **fame_builders}
-    areas = [*game_areas, "forums", *fame_areas]
-    context.update(page_cache.cached(f"game:{slug}", areas, shared))
-    return render(request, "games/game_detail.html", context)
+    tournament_areas, tournament_builders = tournament_sections.game_fragments(slug)
+    shared = {
+        **game_builders,
+        "forum_url": lambda: forum_url_for_game(slug) or "",
+        **fame_builders,
+        **tournament_builders,
+    }
+    areas = list(dict.fromkeys([*game_areas, "forums", *fame_areas, *tournament_areas]))
+
+    async def build():
+        # The viewer's own rating: a query for a signed-in viewer only.
+        section = ranking_sections.game_section
+        personal = await sync_to_async(section)(slug, user) if user.is_authenticated else section(slug, None)
+        context = {"game": game, "rules": rules_html(slug), **personal}
+        context.update(await page_cache.acached(f"game:{slug}", areas, shared))
+        return render(request, "games/game_detail.html", context)
+
+    return await page_cache.whole_page(request, areas, build)
 
 
 def player(request, username):
@@ -55,7 +96,7 @@ def player(request, username):
 
 
 def help_page(request):
-    return render(request, "portal/help.html")
+    return render(request, "portal/help.html", {"learn_links": learn_views.learn_links()})
 
 
 def about(request):
@@ -68,7 +109,8 @@ def page_not_found(request, exception):
     return render(request, "404.html", status=404)
 
 
-def healthz(request):
+async def healthz(request):
     """For load balancers and uptime checks: the process answers. Touches neither the
-    database nor the cache, so it also serves as the cheapest page of the site."""
+    database nor the cache, so it also serves as the cheapest page of the site; an async view
+    behind async middleware only (portal.middleware), it never leaves the event loop."""
     return HttpResponse("ok", content_type="text/plain")

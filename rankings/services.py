@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games.catalog import all_games
 from games.models import Match, Seat
-from portal import page_cache
+from portal import metrics, page_cache
 
 from .models import Rating, RatingChange
 from .rating import INITIAL_RATING, changes_by_player
@@ -117,6 +117,8 @@ def match_rate(*, match_id: int) -> list[RatingChange]:
         ]
         RatingChange.objects.bulk_create(changes)
         page_cache.ratings_changed(match.game)  # the Hall of Fame and rankings, once committed
+    if match.finished_at is not None:
+        metrics.match_rated((timezone.now() - match.finished_at).total_seconds())
     return changes
 
 

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from accounts.services import user_confirm_email
-from games import state_cache
+from games import bot_queue, state_cache
 from live import pg
 
 DEMO_PASSWORD = "a-long-test-password-42"
@@ -65,13 +65,21 @@ def drain_worker(timeout=60.0):
         from games.bot_runner import runner
 
         assert runner.wait_idle(timeout), "bot moves still running"
+        assert bot_queue.waiting() == 0, "bot turns left waiting in their queues"
         return
     client = _broker(settings.CELERY_BROKER_URL)
 
     def idle() -> bool:
         # Queued, or taken by the worker and not yet acknowledged (every task acks late, so
         # one taken from the queue is in ``unacked`` until it has run), or running.
-        return client.llen("celery") == 0 and client.hlen("unacked") == 0 and _tasks_running == 0
+        # A person's bot turns beyond their share wait in their queue (games.bot_queue) until
+        # one of theirs is over.
+        return (
+            client.llen("celery") == 0
+            and client.hlen("unacked") == 0
+            and _tasks_running == 0
+            and bot_queue.waiting() == 0
+        )
 
     def settled() -> bool:
         # Between taking a message from the queue and recording it as unacked, the worker
@@ -116,6 +124,7 @@ def _fresh_state(settings):
 
     cache.clear()
     state_cache.forget_all()
+    bot_queue.clear()  # no lease of an earlier test's person (ids repeat) holds up this one's bots
     yield
     drain_worker()
     state_cache.forget_all()

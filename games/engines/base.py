@@ -68,17 +68,28 @@ class Game:
     # What settles equal scores, in order (``State.tie_break_values`` gives each seat's
     # values); when they are equal too, places are shared.
     tie_breaks: tuple[str, ...] = ()
+    # Rulings the portal changed after games had been played under the former one. Each is a
+    # number option that no one chooses: a match made now leaves it out and plays the current
+    # ruling; a record made before carries the former value under the ruling's name (written
+    # into those records when the ruling changed), so it replays to the end it had.
+    rulings: tuple[Option, ...] = ()
 
     def allowed_player_counts(self) -> tuple[int, ...]:
         return self.player_counts or tuple(range(self.min_players, self.max_players + 1))
 
-    def normalise_options(self, options: dict | None, num_players: int | None = None) -> dict[str, Any]:
+    def normalise_options(
+        self, options: dict | None, num_players: int | None = None, *, recorded: bool = False
+    ) -> dict[str, Any]:
         """Fill defaults and refuse unknown, badly typed or out-of-range options
         (``ValueError``). A number option is checked against ``num_players`` when given,
-        otherwise against every player count of the game."""
+        otherwise against every player count of the game.
+
+        ``recorded``: the options of a record being replayed, which may also carry a former
+        ruling (``rulings``); it is kept only when present. Terms for a new match never may."""
         options = dict(options or {})
         known = {o.name: o for o in self.options}
-        unknown = sorted(set(options) - set(known))
+        rulings = {o.name: o for o in self.rulings} if recorded else {}
+        unknown = sorted(set(options) - set(known) - set(rulings))
         if unknown:
             raise ValueError(f"{self.name} has no option {', '.join(unknown)}.")
         result = {}
@@ -90,7 +101,17 @@ class Game:
             elif not isinstance(value, bool):
                 raise ValueError(f"Option {name} must be true or false.")
             result[name] = value
+        for name, opt in rulings.items():
+            if options.get(name) is not None:
+                self._check_number(opt, options[name], num_players)
+                result[name] = options[name]
         return result
+
+    def chosen_options(self, options: dict | None) -> dict[str, Any]:
+        """A record's options without the former rulings it was played under: the terms of
+        a new match on the same options (which plays the current rulings)."""
+        rulings = {o.name for o in self.rulings}
+        return {name: value for name, value in (options or {}).items() if name not in rulings}
 
     def options_text(self, options: dict | None) -> list[str]:
         """The chosen options that differ from the standard game, in words: a yes/no option by
@@ -103,6 +124,9 @@ class Game:
                 words.append(f"{opt.label}: {value}")
             elif opt.values is None and value is True:
                 words.append(opt.label)
+        for opt in self.rulings:
+            if options.get(opt.name) is not None:
+                words.append(f"{opt.label}: {options[opt.name]}")
         return words
 
     def option_values(self, option: Option, num_players: int | None = None) -> tuple[int, ...]:

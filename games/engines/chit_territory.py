@@ -38,7 +38,13 @@ CHITS_PER_TYPE = 10
 # A structure of these types may not stand next to an opponent's structure of the same type.
 RESTRICTED = (TEMPLE, CASTLE, PALACE)
 RESERVE_LIMIT = 4
+# The safeguards against a game that cannot finish: it ends after STALL_ROUNDS full rounds in a
+# row without a build, and after MAX_ROUNDS rounds (a safety limit, not the game's length).
+STALL_ROUNDS = 5
 MAX_ROUNDS = 60
+# The former ruling ended the game after a single round without a build; records of games
+# played under it carry ``stall_rounds: 1`` in their options and replay by it.
+FORMER_STALL_ROUNDS = 1
 
 SIZE = 9
 PLOTS = SIZE * SIZE
@@ -178,6 +184,7 @@ class ChitTerritoryState(State):
         "first",
         "game",
         "history",
+        "idle_rounds",
         "kall",
         "kmask",
         "masks",
@@ -188,10 +195,11 @@ class ChitTerritoryState(State):
         "reserve",
         "reserve_total",
         "round",
+        "stall_rounds",
         "variant",
     )
 
-    def __init__(self, game: Game, num_players: int, variant: bool = False):
+    def __init__(self, game: Game, num_players: int, variant: bool = False, stall_rounds: int = STALL_ROUNDS):
         n = num_players
         self.game = game
         self.num_players = n
@@ -216,6 +224,8 @@ class ChitTerritoryState(State):
         self.first = -1
         self.round = 0
         self.built_in_round = False
+        self.idle_rounds = 0  # full rounds in a row, just ended, in which nobody built
+        self.stall_rounds = stall_rounds
         self.masks: tuple[int, ...] | None = None  # legal build plots per type, in BUILD
         self.drawn: tuple[int, ...] = ()  # types drawn so far this turn
         self._scored = None
@@ -235,6 +245,7 @@ class ChitTerritoryState(State):
         first: int = 0,
         round: int = 1,
         built_in_round: bool = False,
+        idle_rounds: int = 0,
         options: dict | None = None,
     ) -> ChitTerritoryState:
         """A position built directly, for tests and worked examples.
@@ -245,7 +256,8 @@ class ChitTerritoryState(State):
         seat's 70 chits (10 of each type minus those on the board, in reserve or discarded).
         The turn of ``player`` then starts at ``step`` ("draw", "war", "build", "discard" or
         "end"): the engine carries on from there as in play, skipping steps with nothing to
-        decide. The history is empty, so such a state cannot be replayed.
+        decide. ``idle_rounds`` counts the full rounds in a row, just ended, without a build.
+        The history is empty, so such a state cannot be replayed.
         """
         state = GAME.new_state(num_players, options)
         n = num_players
@@ -277,6 +289,7 @@ class ChitTerritoryState(State):
         state.player = player
         state.round = round
         state.built_in_round = built_in_round
+        state.idle_rounds = idle_rounds
         state.draws_left = 2 if step == "draw" else 0
         state._proceed({"draw": DRAW, "war": WAR, "build": BUILD, "discard": DISCARD, "end": _END}[step])
         return state
@@ -449,6 +462,8 @@ class ChitTerritoryState(State):
         new.first = self.first
         new.round = self.round
         new.built_in_round = self.built_in_round
+        new.idle_rounds = self.idle_rounds
+        new.stall_rounds = self.stall_rounds
         new.masks = self.masks
         new.drawn = self.drawn
         new._scored = self._scored
@@ -470,7 +485,7 @@ class ChitTerritoryState(State):
         if phase == DISCARD:
             extra = self.reserve_total[p] - RESERVE_LIMIT
             return f"Discard a chit from your reserve ({extra} more to keep {RESERVE_LIMIT})."
-        return "The game is over."
+        return f"The game is over. {self._end_reason()}"
 
     def view(self, seat: int | None) -> dict:
         n = self.num_players
@@ -544,6 +559,9 @@ class ChitTerritoryState(State):
                 "max_rounds": MAX_ROUNDS,
                 "first_player": self.first if self.first >= 0 else None,
                 "built_this_round": self.built_in_round,
+                "rounds_without_build": self.idle_rounds,
+                "stall_rounds": self.stall_rounds,
+                "end": self._end_reason(),
                 "reserve_limit": RESERVE_LIMIT,
                 "score_breakdown": breakdown,
             }
@@ -642,7 +660,8 @@ class ChitTerritoryState(State):
             # The end of the turn; a round ends when play comes back to the first player.
             nxt = (p + 1) % self.num_players
             if nxt == self.first:
-                if not self.built_in_round or self.round >= MAX_ROUNDS:
+                self.idle_rounds = 0 if self.built_in_round else self.idle_rounds + 1
+                if self.idle_rounds >= self.stall_rounds or self.round >= MAX_ROUNDS:
                     self.phase = OVER
                     return
                 self.round += 1
@@ -651,6 +670,18 @@ class ChitTerritoryState(State):
             self.draws_left = 2
             self.drawn = ()
             step = DRAW
+
+    def _end_reason(self) -> str | None:
+        """Why the game ended, in words (None while it goes on)."""
+        if self.phase != OVER:
+            return None
+        if not self.empty:
+            return "All 81 plots are built on."
+        if self.idle_rounds >= self.stall_rounds:
+            if self.idle_rounds == 1:
+                return "Nobody built in a whole round."
+            return f"Nobody built in {self.idle_rounds} full rounds in a row."
+        return f"{MAX_ROUNDS} rounds were played, the safety limit."
 
     def _totals(self) -> list[int]:
         """Each seat's total, cached until the next action (the searches ask for it at every
@@ -826,8 +857,9 @@ def _run_line(plots: tuple[int, ...], bt: list[int]) -> list:
 class ChitTerritoryGame(Game):
     def new_state(self, num_players: int, options: dict | None = None) -> ChitTerritoryState:
         self.check_players(num_players)
-        options = self.normalise_options(options)
-        return ChitTerritoryState(self, num_players, options["mountains_rivers"])
+        options = self.normalise_options(options, recorded=True)
+        stall_rounds = options.get("stall_rounds") or STALL_ROUNDS
+        return ChitTerritoryState(self, num_players, options["mountains_rivers"], stall_rounds)
 
     def action_label(self, action: str) -> str:
         parsed = ACTIONS.get(action) if isinstance(action, str) else None
@@ -866,6 +898,16 @@ GAME = ChitTerritoryGame(
             default=False,
             help="Six mountain and six river plots: mines must be built on or next to a "
             "mountain, farms on or next to a river.",
+        ),
+    ),
+    rulings=(
+        Option(
+            name="stall_rounds",
+            label="Rounds without a build that end the game",
+            default=None,
+            help="Absent: five full rounds in a row (the current rule). 1: the former rule, which "
+            "ended the game after a single round in which nobody built.",
+            values=lambda num_players: (FORMER_STALL_ROUNDS,),
         ),
     ),
 )

@@ -9,7 +9,7 @@ committed. The public names are re-exported here: ``from games import services``
 """
 
 from . import owner
-from .chat import CHAT_LIMIT, CHAT_RATE, can_chat, chat_notice, chat_post, match_broadcast
+from .chat import CHAT_LIMIT, CHAT_RATE, can_chat, chat_hide, chat_notice, chat_post, match_broadcast
 from .clocks import match_check_clock, match_timeout
 from .outages import OUTAGE_NOTICE, clocks_may_run, clocks_stopped, outage_begin, outage_end
 from .play import ActResult, match_act, match_resign
@@ -25,6 +25,7 @@ from .seating import (
     match_join,
     match_leave,
     match_seat_bot,
+    match_staff_end,
     match_start,
     match_terms,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "bot_account",
     "can_chat",
     "can_view",
+    "chat_hide",
     "chat_notice",
     "chat_post",
     "clock_terms",
@@ -60,6 +62,7 @@ __all__ = [
     "match_leave",
     "match_resign",
     "match_seat_bot",
+    "match_staff_end",
     "match_start",
     "match_terms",
     "match_timeout",

@@ -3,12 +3,15 @@ about a match sent to its sockets."""
 
 from __future__ import annotations
 
+from django.db import transaction
+from django.utils import timezone
+
 import live
-from live.events import CHAT_MESSAGE, ChatPosted
+from live.events import CHAT_HIDDEN, CHAT_MESSAGE, ChatHidden, ChatPosted
 from live.groups import match_groups
 from portal.rate_limits import Rate, SlidingWindow
 
-from ..models import ChatMessage, Match
+from ..models import ChatMessage, Match, ModerationLog
 from ..selectors import chat_json
 from .writes import MatchError, outbox_for
 
@@ -63,6 +66,38 @@ def chat_notice(match_id: int, text: str, outbox: live.Outbox) -> ChatMessage:
     message = ChatMessage.objects.create(match_id=match_id, user=None, text=text[: ChatMessage.MAX_LENGTH])
     _send(message, outbox)
     return message
+
+
+def chat_hide(*, message_id: int, moderator, hidden: bool = True) -> bool:
+    """Hide a chat message (``hidden=False``: show it again), as staff: it is no longer served
+    to anyone, the open pages drop it, and the moderation log records who did it and when.
+    False when it was so already (nothing is written)."""
+    if not (moderator.is_authenticated and moderator.is_staff):
+        raise MatchError("Only staff moderate the chat.", "forbidden")
+    with transaction.atomic():
+        locked = ChatMessage.objects.select_for_update(of=("self",))  # not its author's row
+        message = locked.select_related("user").filter(pk=message_id).first()
+        if message is None:
+            raise MatchError("There is no such chat message.", "not_found")
+        if message.is_hidden == hidden:
+            return False
+        message.hidden_at, message.hidden_by = (timezone.now(), moderator) if hidden else (None, None)
+        message.save(update_fields=["hidden_at", "hidden_by"])
+        author = message.user.username if message.user is not None else "the site"
+        ModerationLog.objects.create(
+            moderator=moderator,
+            action=ModerationLog.Action.HIDE_CHAT if hidden else ModerationLog.Action.SHOW_CHAT,
+            match_id=message.match_id,
+            chat_message=message,
+            detail=f"{author}: {message.text}"[:600],
+        )
+        if hidden:
+            outbox = live.Outbox()
+            event: ChatHidden = {"type": CHAT_HIDDEN, "id": message.pk}
+            for group in match_groups(message.match_id):
+                outbox.send_on_commit(group, event)
+            live.publish_on_commit(outbox)
+    return True
 
 
 def _send(message: ChatMessage, outbox: live.Outbox) -> None:

@@ -40,6 +40,7 @@ import live
 from live import pg
 from live.events import MatchUpdated
 from live.executor import db
+from portal import metrics
 
 from .. import signals, state_cache
 from ..engines import TERMINAL, IllegalAction
@@ -122,6 +123,7 @@ def _load(match_id: int) -> Room:
     return Room(match=match, seats=seats, state=state)
 
 
+@metrics.timed_move
 async def act(*, match_id: int, user, action, version, outbox: live.Outbox) -> ActResult:
     """``user``'s ``action`` at ``version`` in ``match_id``, in the match's order in this
     process; raises ``MatchError`` as ``play.match_act`` does. What the sockets must be told,

@@ -14,6 +14,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 import live
+from portal import metrics
 
 from .. import state_cache
 from ..engines import TERMINAL, IllegalAction
@@ -42,6 +43,7 @@ class ActResult:
     applied: list[str]
 
 
+@metrics.timed_move
 def match_act(
     *,
     match_id: int,

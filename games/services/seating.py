@@ -20,7 +20,7 @@ from .. import selectors
 from ..bots import get_bot
 from ..clock import Clock, ClockError
 from ..engines import get_game
-from ..models import Match, Seat
+from ..models import Match, ModerationLog, Seat
 from .chat import chat_notice
 from .writes import (
     MatchError,
@@ -349,6 +349,31 @@ def match_call_off(*, match_id: int, reason: str, notice: str) -> bool:
         chat_notice(match.pk, notice, outbox)
         bump(match, outbox)
     return True
+
+
+STAFF_END_REASON = "ended_by_staff"
+STAFF_END_NOTICE = "A moderator ended this match: it is aborted, rated for nobody."
+
+
+def match_staff_end(*, match_id: int, moderator) -> bool:
+    """Staff end a match that is stuck or abused as aborted (``match_call_off``: never rated,
+    no places, its players told in its chat), recorded in the moderation log. A tournament's
+    table is refused (the tournament would count it against its first seat): cancel the
+    tournament instead. False when the match was over already."""
+    if not (moderator.is_authenticated and moderator.is_staff):
+        raise MatchError("Only staff end a match this way.", "forbidden")
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise MatchError("There is no such match.", "not_found")
+    if selectors.in_tournament(match):
+        raise MatchError("A tournament's match is ended by cancelling the tournament.", "forbidden")
+    with transaction.atomic():
+        ended = match_call_off(match_id=match_id, reason=STAFF_END_REASON, notice=STAFF_END_NOTICE)
+        if ended:
+            ModerationLog.objects.create(
+                moderator=moderator, action=ModerationLog.Action.END_MATCH, match_id=match_id, detail=str(match)
+            )
+    return ended
 
 
 def match_expire(*, match_id: int, version: int) -> bool:

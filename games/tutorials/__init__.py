@@ -1,4 +1,4 @@
-"""Learn by playing: one short scripted lesson per game, on the real board.
+"""Learn by playing: short scripted lessons for each game, on the real board.
 
 Pure Python: no Django import here (the views keep the learner's progress in the session).
 
@@ -9,7 +9,10 @@ the learner's seat is to move is one the learner must play, every other action (
 opponents) is the script's reply. So every position the learner sees is reached through the
 engine by legal actions, and a change of the rules that breaks a lesson fails its test.
 
-The learner's progress is one number: how many of their actions they have played.
+A game has a few lessons, in order: the first (``lesson`` "basics") teaches a whole turn,
+the next ones the rules it leaves out. Each module defines ``LESSONS``, first lesson first.
+
+The learner's progress in a lesson is one number: how many of their actions they have played.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from dataclasses import dataclass, field
 
 from ..engines import IllegalAction, State, get_game
 
-# Module names, one per game; each defines ``TUTORIAL``.
+# Module names, one per game; each defines ``LESSONS``.
 _MODULES = ("gp02a", "dice_territory", "territories", "chit_territory", "game_of_god")
 
 
@@ -29,8 +32,9 @@ class Step:
     """One thing to learn: the prompt shown before it, the actions played in it (the
     learner's and the replies), the hint for a wrong move, and what to say once it is done.
 
-    ``expect`` holds the facts the words state, checked by the tests after the step's last
-    action: ``scores`` (a list per seat) and ``to_move`` (a seat)."""
+    ``expect`` holds the facts the words state, checked by the tests: after the step's last
+    action ``scores`` (a list per seat) and ``to_move`` (a seat, or ``None`` once the game is
+    over); before its first action ``refused`` (actions the words say are not allowed there)."""
 
     title: str
     prompt: str
@@ -51,6 +55,9 @@ class Tutorial:
     steps: tuple[Step, ...]
     closing: str
     options: dict = field(default_factory=dict)
+    lesson: str = "basics"  # the lesson's name in its address, unique within the game
+    title: str = "The basics"
+    ends_game: bool = False  # the lesson teaches an end of the game: its last step ends it
 
     @property
     def game(self):
@@ -58,6 +65,17 @@ class Tutorial:
 
     def new_state(self) -> State:
         return self.game.new_state(self.num_players, self.options)
+
+    @property
+    def is_first(self) -> bool:
+        return lessons_of(self.slug)[0] is self
+
+    @property
+    def next(self) -> Tutorial | None:
+        """The game's lesson after this one, if any."""
+        lessons = lessons_of(self.slug)
+        index = lessons.index(self)
+        return lessons[index + 1] if index + 1 < len(lessons) else None
 
 
 @dataclass(frozen=True)
@@ -90,7 +108,7 @@ class Position:
     @property
     def just_done(self) -> str:
         """What the previous step taught, said when the learner has just finished it."""
-        moves = moves_of(self.tutorial.slug)
+        moves = moves_of(self.tutorial.slug, self.tutorial.lesson)
         if self.progress == 0:
             return ""
         previous = moves[self.progress - 1]
@@ -114,11 +132,12 @@ def _apply(state: State, action: str, where: str) -> None:
 
 
 @functools.cache
-def moves_of(slug: str) -> tuple[Move, ...]:
+def moves_of(slug: str, lesson: str | None = None) -> tuple[Move, ...]:
     """The learner's actions in order, each with its replies, found by replaying the script
     (which actions are the learner's depends on who is to move). Raises ``ValueError`` when
     an action of the script is not legal, or a step gives the learner nothing to play."""
-    tutorial = get_tutorial(slug)
+    tutorial = get_tutorial(slug, lesson)
+    slug = f"{slug}/{tutorial.lesson}"
     state = tutorial.new_state()
     for action in tutorial.setup:
         _apply(state, action, f"{slug} setup")
@@ -140,11 +159,11 @@ def moves_of(slug: str) -> tuple[Move, ...]:
     return tuple(Move(step, action, tuple(replies)) for step, action, replies in moves)
 
 
-def position(slug: str, progress: int) -> Position:
+def position(slug: str, progress: int, lesson: str | None = None) -> Position:
     """The position after the learner's first ``progress`` actions and their replies
     (``progress`` is clamped to the lesson's length)."""
-    tutorial = get_tutorial(slug)
-    moves = moves_of(slug)
+    tutorial = get_tutorial(slug, lesson)
+    moves = moves_of(slug, tutorial.lesson)
     progress = max(0, min(progress, len(moves)))
     state = tutorial.new_state()
     for action in tutorial.setup:
@@ -156,33 +175,53 @@ def position(slug: str, progress: int) -> Position:
     return Position(tutorial, progress, state, moves[progress] if progress < len(moves) else None)
 
 
-def answer(slug: str, progress: int, action: str) -> Answer:
+def answer(slug: str, progress: int, action: str, lesson: str | None = None) -> Answer:
     """The learner plays ``action`` at ``progress``: the taught action moves the lesson on,
     anything else leaves it where it is, with a hint."""
-    here = position(slug, progress)
+    here = position(slug, progress, lesson)
     if here.finished:
         return Answer(False, here, "This lesson is over: start a match, or begin the lesson again.")
     if action == here.move.action:
-        return Answer(True, position(slug, here.progress + 1))
+        return Answer(True, position(slug, here.progress + 1, lesson))
     hint = here.tutorial.steps[here.move.step].hint
     if action not in here.state.legal_actions():
         return Answer(False, here, f"That move is not allowed here. {hint}")
     return Answer(False, here, f"That is a legal move, but not the one this step teaches. {hint}")
 
 
+# Names a lesson may not take: the addresses of a game's first lesson use them.
+_RESERVED = frozenset({"move", "restart"})
+
+
 @functools.cache
-def _registry() -> dict[str, Tutorial]:
-    tutorials = {}
+def _registry() -> dict[str, tuple[Tutorial, ...]]:
+    games = {}
     for name in _MODULES:
-        tutorial = importlib.import_module(f"{__name__}.{name}").TUTORIAL
-        tutorials[tutorial.slug] = tutorial
-    return tutorials
+        lessons = tuple(importlib.import_module(f"{__name__}.{name}").LESSONS)
+        names = [t.lesson for t in lessons]
+        if len(set(names)) != len(names) or _RESERVED & set(names) or len({t.slug for t in lessons}) != 1:
+            raise ValueError(f"{name}: lessons need distinct names, none of {sorted(_RESERVED)}, one game")
+        games[lessons[0].slug] = lessons
+    return games
 
 
-def get_tutorial(slug: str) -> Tutorial:
-    """The lesson of the game ``slug``; ``KeyError`` for a game without one."""
+def lessons_of(slug: str) -> tuple[Tutorial, ...]:
+    """The lessons of the game ``slug``, first lesson first; ``KeyError`` for a game without."""
     return _registry()[slug]
 
 
+def get_tutorial(slug: str, lesson: str | None = None) -> Tutorial:
+    """The lesson ``lesson`` of the game ``slug`` (its first when ``None``); ``KeyError`` for a
+    game or lesson that does not exist."""
+    lessons = lessons_of(slug)
+    if lesson is None:
+        return lessons[0]
+    for tutorial in lessons:
+        if tutorial.lesson == lesson:
+            return tutorial
+    raise KeyError(lesson)
+
+
 def all_tutorials() -> list[Tutorial]:
-    return list(_registry().values())
+    """Every lesson of every game."""
+    return [t for lessons in _registry().values() for t in lessons]

@@ -49,8 +49,9 @@ TUTORIAL = Tutorial(
         Step(
             title="Three of a kind in a row",
             prompt=(
-                "A straight run of 3 or more of your structures scores its length; a stretch of 3 "
-                "of one type scores double. Build the third temple on c1."
+                "A straight run of 3 or more of your structures scores its length, or twice its "
+                "longest stretch of one type when that stretch is 3 or more and this gives more. "
+                "Build the third temple on c1."
             ),
             play=(
                 "build:temple@c1",
@@ -117,8 +118,143 @@ TUTORIAL = Tutorial(
         ),
     ),
     closing=(
-        "The game ends when all 81 plots are built on. Besides rows and most-of-a-type, controlling "
+        "The game ends when all 81 plots are built on, or after five full rounds in a row in "
+        "which nobody built. Besides rows and most-of-a-type, controlling "
         "territories pays: 5 to 9 structures in one, three territories in a line, a 2 x 2 square of "
         "them, all four corners, and all six types in one territory. Now play a whole game."
     ),
 )
+
+# The second lesson: what controlling territories pays, and war to take a corner back.
+CONTROL = Tutorial(
+    slug="chit-territory",
+    lesson="territories",
+    title="Lines of territories, corners and war",
+    num_players=2,
+    seat=0,
+    names=("You", "Computer"),
+    intro=(
+        "The biggest points come from controlling territories: you control one when you have "
+        "more structures in it than anyone else, one is enough. Control alone pays nothing (but "
+        "in the centre); three territories in a line, a 2 x 2 square of them and all four corners "
+        "do."
+    ),
+    setup=("first:0", "draw:town", "draw:farm"),
+    steps=(
+        Step(
+            title="Control a territory",
+            prompt=(
+                "Build your town on b2. Territory 1, the top-left 3 x 3 plots, then holds one "
+                "structure of yours and none of the computer's: you control it."
+            ),
+            play=("build:town@b2", "draw:mine", "draw:town", "build:mine@e8", "draw:farm", "draw:town"),
+            hint="Build the town on b2.",
+            done="You control territory 1, and the most towns give you 3. The computer built in territory 8.",
+            expect={"scores": [3, 3]},
+        ),
+        Step(
+            title="Three territories in a row",
+            prompt=(
+                "Three territories in a line that you all control score 9. Build your farm on e2 "
+                "(territory 2), and next turn your town on h2 (territory 3): the top row of "
+                "territories is then yours."
+            ),
+            play=(
+                "build:farm@e2",
+                "draw:farm",
+                "draw:mine",
+                "build:farm@d8",
+                "draw:town",
+                "draw:castle",
+                "build:town@h2",
+                "draw:mine",
+                "draw:temple",
+                "build:temple@b8",
+                "draw:castle",
+                "draw:palace",
+            ),
+            hint="Build the farm on e2, then the town on h2.",
+            done=(
+                "Territories 1-2-3 in a row: 9 points, 12 in all. The computer built a temple in territory 7, a corner."
+            ),
+            expect={"scores": [12, 6]},
+        ),
+        Step(
+            title="The centre",
+            prompt=(
+                "Lines run down and across too: columns of territories and the two diagonals. "
+                "Build your castle on e5: the centre territory alone pays 5, and it is in the "
+                "middle of four lines."
+            ),
+            play=("build:castle@e5", "draw:town", "draw:mine", "build:town@g5", "draw:palace", "draw:town"),
+            hint="Build the castle on e5, in the centre territory.",
+            done="The centre: 5 points, and the most castles: 3. 20 to 6.",
+            expect={"scores": [20, 6]},
+        ),
+        Step(
+            title="A diagonal",
+            prompt=(
+                "Build your palace on h8, in territory 9: with 1 and 5 that makes the diagonal "
+                "1-5-9. Then discard the farm, to keep 4 chits."
+            ),
+            play=(
+                "build:palace@h8",
+                "discard:farm",
+                "draw:mine",
+                "draw:town",
+                "build:mine@d9",
+                "discard:mine",
+                "draw:army",
+                "draw:castle",
+            ),
+            hint="Build the palace on h8, then discard the farm.",
+            done="The diagonal 1-5-9: 9 more, and 3 for the most palaces: 32. You drew an army.",
+            expect={"scores": [32, 6]},
+        ),
+        Step(
+            title="War for a corner",
+            prompt=(
+                "The computer's temple holds territory 7, the last corner you lack. Spend your army: "
+                "war on b8 removes that temple. Then build your castle on a7: territory 7 is yours."
+            ),
+            play=(
+                "war:b8",
+                "build:castle@a7",
+                "draw:town",
+                "draw:farm",
+                "build:farm@f9",
+                "discard:mine",
+                "draw:temple",
+                "draw:farm",
+            ),
+            hint="Choose war on b8, then build the castle on a7.",
+            done=(
+                "All four corners, 1, 3, 7 and 9: 8 points, and the other diagonal, 3-5-7: 9 more. "
+                "The temple went back to the computer's discard pile, and with it the most temples: "
+                "49 to 6."
+            ),
+            expect={"scores": [49, 6]},
+        ),
+        Step(
+            title="A column and a square",
+            prompt=(
+                "Build your temple on b5, in territory 4: the column 1-4-7 and the square 1-2-4-5 "
+                "are then yours. Then discard the farm."
+            ),
+            play=("build:temple@b5", "discard:farm"),
+            hint="Build the temple on b5, then discard the farm.",
+            done=(
+                "The column 1-4-7: 9, the square of territories 1-2-4-5: 8, and the most temples: "
+                "3. 69 points from nine structures."
+            ),
+            expect={"scores": [69, 6]},
+        ),
+    ),
+    closing=(
+        "Control needs strictly more structures than every other player, so one rival structure "
+        "more in a territory undoes lines, squares and corners at once: watch the armies in the "
+        "reserves. Now play a whole game."
+    ),
+)
+
+LESSONS = (TUTORIAL, CONTROL)

@@ -85,7 +85,7 @@ TUTORIAL = Tutorial(
             title="Capture",
             prompt=(
                 "Round 2 opens with a card face up that changes this round's rules; Bold gives you "
-                "four free rolls. Roll: on a 3 you may take b1 back, as no space marked 3 is free."
+                "four free rolls. Roll: on a 3 you must take b1 back, as no space marked 3 is free."
             ),
             play=("roll", "dice:1,2", "capture:b1"),
             hint="Roll, then capture b1 back.",
@@ -94,8 +94,120 @@ TUTORIAL = Tutorial(
         ),
     ),
     closing=(
-        "The game lasts a set number of rounds (8 with three players), each opening with a card "
-        "that bends the rules for that round. Your score is your best group of joined spaces. "
-        "Now play a whole game."
+        "The game lasts a set number of rounds (8 with three players). Round 1's card lies face "
+        "down and never takes effect; every later round opens with a card face up that bends the "
+        "rules for that round. Your score is your best group of joined spaces. Now play a whole game."
     ),
 )
+
+
+def _turn(*rolls: tuple[str, str], stop: bool = True) -> tuple[str, ...]:
+    """A turn of the script: for each roll its dice and the spaces claimed, then ``stop``."""
+    actions: list[str] = []
+    for dice, spaces in rolls:
+        actions += ["roll", f"dice:{dice}", *(f"claim:{space}" for space in spaces.split())]
+    return (*actions, "stop") if stop else tuple(actions)
+
+
+# The second lesson: three rule cards, each changing one of the learner's turns.
+CARDS = Tutorial(
+    slug="dice-territory",
+    lesson="cards",
+    title="Rule cards",
+    num_players=3,
+    seat=0,
+    names=("You", "Computer", "Computer"),
+    intro=(
+        "Every round after the first opens with a rule card face up that changes the rules for "
+        "that round only. Round 1 has been played: your group d5, e5, e6 is worth 21. Here come "
+        "three cards, one a round."
+    ),
+    setup=(
+        "first:0",
+        "card:A",  # round 1: face down, no effect
+        *_turn(("4,5", "d5"), ("5,5", "e5"), ("6,5", "e6")),
+        *_turn(("1,1", "a1"), ("1,2", "b1"), ("2,2", "b2")),
+        *_turn(("1,6", "f1"), ("2,6", "f2"), ("1,5", "e1")),
+        "card:H",
+    ),
+    steps=(
+        Step(
+            title="Doubles",
+            prompt=(
+                "Round 2's card is H, Doubles: a roll of doubles puts two markers on spaces of that "
+                "number. Roll, then claim both 8s next to your group, c5 and d4."
+            ),
+            play=(*_turn(("4,4", "c5 d4"), stop=False),),
+            hint="Roll, then claim c5 and d4.",
+            done="Double 4: two markers for one roll, both joined to your group through d5.",
+        ),
+        Step(
+            title="Finish the turn",
+            prompt="Two free rolls are left. Roll and claim twice next to your group, then stop.",
+            play=(
+                *_turn(("6,5", "f5"), ("3,6", "e4")),
+                *_turn(("1,3", "c1"), ("2,3", "d1"), ("1,4", "c2")),
+                *_turn(("2,5", "e2"), ("3,4", "d3"), ("1,5", "d2")),
+                "card:G",
+            ),
+            hint="Roll, claim f5, roll, claim e4, then stop.",
+            done="Your group is worth 41 now. Round 3's card is G, Lucky seven.",
+            expect={"scores": [41, 44, 12], "to_move": 0},
+        ),
+        Step(
+            title="Lucky seven",
+            prompt=(
+                "With Lucky seven a rolled 7 may go on any free space, whatever its number. Roll, "
+                "and put your 7 on f6, the 12 in the corner, worth 11."
+            ),
+            play=(*_turn(("3,4", "f6"), stop=False),),
+            hint="Roll, then claim f6.",
+            done="A 7 is worth 1 on its own spaces; on f6 it is worth 11.",
+        ),
+        Step(
+            title="Finish the turn",
+            prompt="Roll and claim twice more, then stop.",
+            play=(
+                *_turn(("4,5", "c6"), ("1,5", "c3")),
+                *_turn(("1,2", "a2"), ("1,3", "a3"), ("2,3", "b3")),
+                *_turn(("1,4", "a4"), ("3,5", "e3"), ("2,4", "a5")),
+                "card:F",
+            ),
+            hint="Roll, claim c6, roll, claim c3, then stop.",
+            done="Your group is worth 57. Round 4's card is F, Second chance.",
+            expect={"scores": [57, 65, 15], "to_move": 0},
+        ),
+        Step(
+            title="Second chance",
+            prompt=(
+                "With Second chance the first repeated number after the free rolls is forgiven: no "
+                "bust, nothing placed. Play your three free rolls: claim c4, f4 and f3."
+            ),
+            play=(*_turn(("1,6", "c4"), ("6,4", "f4"), ("4,5", "f3"), stop=False),),
+            hint="Roll and claim c4, then f4, then f3.",
+            done="Three markers on the board, and the free rolls are over.",
+        ),
+        Step(
+            title="A repeat forgiven",
+            prompt=(
+                "Risk a fourth roll: this round a repeated number does not bust you the first time. Roll, then stop."
+            ),
+            play=("roll", "dice:6,4", "stop"),
+            hint="Roll once more, then stop.",
+            done=(
+                "10 again, a repeat of f4's number, and Second chance forgave it: your markers stayed "
+                "and became pieces. Your group is worth 73."
+            ),
+            expect={"scores": [73, 65, 15], "to_move": 1},
+        ),
+    ),
+    closing=(
+        "The deck holds ten cards, each drawn once, so one game sees only some of them: Calm, "
+        "Cautious (2 free rolls), Bold (4), Truce (no captures), Plunder (a capture does not end "
+        "the turn), Second chance, Lucky seven, Doubles, Reversal (the round goes the other way) "
+        "and Insurance (a bust loses only the markers placed after the free rolls). Now play a "
+        "whole game."
+    ),
+)
+
+LESSONS = (TUTORIAL, CARDS)

@@ -39,8 +39,9 @@ TUTORIAL = Tutorial(
         Step(
             title="Challenge",
             prompt=(
-                "When the piece you moved stands alone next to a lone enemy piece, you may challenge "
-                "it. Move the top piece of g1 to g4, beside South's f4, then challenge f4."
+                "When the piece you moved stands alone next to a lone enemy piece, both outside "
+                "every goal area, you may challenge it. Move the top piece of g1 to g4, beside "
+                "South's f4, then challenge f4."
             ),
             play=("move:g1-g4", "challenge:f4", "dice:6,2", "move:e8-e5", "challenge:e4", "dice:2,4"),
             hint="Move from g1 to g4, then challenge the piece on f4.",
@@ -86,3 +87,83 @@ TUTORIAL = Tutorial(
         "wins. Now play a whole game."
     ),
 )
+
+# The second lesson, on a small board set: one pair each. Trapping and freeing a piece, and
+# the end by stalemate, which comes sooner than newcomers expect.
+STALEMATE = Tutorial(
+    slug="game-of-god",
+    lesson="stalemate",
+    title="Trapped pieces and stalemate",
+    num_players=2,
+    seat=0,
+    names=("You", "Computer"),
+    options={"pieces": 2},
+    intro=(
+        "A short game: one pair each (the number of pieces is an option of a new match). You are "
+        "North, with your pair on d1; South's pair is on d8. A piece still in its own goal area "
+        "moves only forward, so a piece standing right in front of it blocks it."
+    ),
+    setup=("chooser:0", *(f"vacant:{column}" for column in "abcefgh"), "first:0"),
+    steps=(
+        Step(
+            title="Walk forward",
+            prompt="Move the top piece of d1 down to d4.",
+            play=("move:d1-d4", "move:d8-d6"),
+            hint="Move the top piece of d1 to d4.",
+            done="South walked forward too, to d6.",
+        ),
+        Step(
+            title="Side by side",
+            prompt="Move your piece on d4 to d5, next to South's lone piece on d6.",
+            play=("move:d4-d5",),
+            hint="Move the piece on d4 to d5.",
+        ),
+        Step(
+            title="Trap it",
+            prompt="Challenge the piece on d6.",
+            play=("challenge:d6", "dice:6,3", "move:d8-d7"),
+            hint="Challenge d6.",
+            done=(
+                "Your 6 beat South's 3: your piece stands on top of South's on d6, a mixed stack. "
+                "The trapped piece cannot move, nothing may stand on the stack or pass it, so "
+                "South's last piece on d8 could only step forward to d7."
+            ),
+            expect={"to_move": 0},
+        ),
+        Step(
+            title="Free it",
+            prompt=(
+                "A trapped piece moves again once nothing is on top of it. Move your piece off the "
+                "stack, from d6 to f6, on its way to South's goal area."
+            ),
+            play=("move:d6-f6", "move:d6-d2"),
+            hint="Move the top piece of d6 to f6.",
+            done=(
+                "Freed, South's piece walked forward to d2, right in front of your last piece on "
+                "d1: in your own goal area it moves only forward, so it is blocked."
+            ),
+            expect={"to_move": 0},
+        ),
+        Step(
+            title="Into the goal area",
+            prompt="Move from f6 down to f8, in South's goal area, where a piece stays for good.",
+            play=("move:f6-f8", "move:d7-d3"),
+            hint="Move the piece on f6 to f8.",
+            done=(
+                "South moved, and now you have no legal move: f8 is frozen and d1 is blocked. The "
+                "game ends at once, a stalemate, and the most pieces in the opponent's goal area "
+                "win: 1 to 0, yours."
+            ),
+            expect={"scores": [1, 0], "to_move": None},
+        ),
+    ),
+    closing=(
+        "A stalemate ends the game whoever is stuck, and it comes sooner than you may think: "
+        "walking a piece up to the square in front of an enemy stack on its home row blocks that "
+        "stack, and a side whose pieces are all blocked, trapped or frozen in goal areas has no "
+        "move left. Count the pieces in goal areas before you block, or get blocked. Now play a whole game."
+    ),
+    ends_game=True,
+)
+
+LESSONS = (TUTORIAL, STALEMATE)

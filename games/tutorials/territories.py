@@ -91,8 +91,9 @@ TUTORIAL = Tutorial(
             play=("trunk:e2-f2", "trunk:e1-f1"),
             hint="Lay the trunk between e2 and f2, going up from the fence's open end.",
             done=(
-                "Red closed the fence, but land belongs to the farm houses inside: d1, e1 and e2 hold "
-                "only your farm house, so they are yours too. 8 points to 0."
+                "Red closed the fence, but land belongs to the farm houses inside: the area d1, e1, "
+                "d2, e2 holds only your farm house, on d2, so its land squares d1, e1 and e2 are yours "
+                "too. 8 points to 0."
             ),
             expect={"scores": [8, 0], "to_move": 1},
         ),
@@ -104,3 +105,106 @@ TUTORIAL = Tutorial(
         "both of its sides. Now play a whole game."
     ),
 )
+
+# The second lesson: rule 6 (no spoiling land) and the separation that ends the game.
+SEPARATION = Tutorial(
+    slug="territories",
+    lesson="separation",
+    title="No spoiling land, and the end",
+    num_players=2,
+    seat=0,
+    names=("You", "Computer"),
+    intro=(
+        "The farm houses stand as in the first lesson: yours on the left, Red's on the right. "
+        "The game ends as soon as no area holds farm houses of both colours, so every fence "
+        "is a step towards dividing the board."
+    ),
+    setup=(
+        "first:0",
+        "farm:b2",
+        "farm:f2",
+        "farm:h2",
+        "farm:d2",
+        "farm:a5",
+        "farm:e5",
+        "farm:g5",
+        "farm:c5",
+    ),
+    steps=(
+        Step(
+            title="A fence across",
+            prompt=(
+                "Rule 6: no trunk may spoil land, so a fence must always be able to end with farm "
+                "houses on both of its sides. Fence your farm houses a5 and c5 off from the top "
+                "half: start at the left border with the trunk between a3 and a4."
+            ),
+            play=("trunk:a3-a4", "trunk:b3-b4"),
+            hint="Lay the trunk between a3 and a4, at the left border.",
+            done="Red had to go on from the open end, east along the same line.",
+        ),
+        Step(
+            title="Go on east",
+            prompt="Lay the trunk between c3 and c4.",
+            play=("trunk:c3-c4", "trunk:d3-d4"),
+            hint="Lay the trunk between c3 and c4.",
+        ),
+        Step(
+            title="Turn down",
+            prompt=("Red's farm house on e5 must stay out of your area: turn down, with the trunk between d4 and e4."),
+            play=("trunk:d4-e4", "trunk:d5-e5"),
+            hint="Lay the trunk between d4 and e4, going down.",
+        ),
+        Step(
+            title="Close your area",
+            prompt="Reach the bottom border: the trunk between d6 and e6.",
+            play=("trunk:d6-e6",),
+            hint="Lay the trunk between d6 and e6.",
+            done=(
+                "The bottom-left area holds only your farm houses: its 10 land squares are yours. "
+                "Closing a fence, you lay another trunk at once."
+            ),
+            expect={"scores": [10, 0], "to_move": 0},
+        ),
+        Step(
+            title="No spoiling land",
+            prompt=(
+                "Your new area has farm houses of one colour only, so rule 6 allows no trunk in it "
+                "any more (the trunk between a4 and b4 touches your fence, yet it is refused). A new fence "
+                "starts from a trunk already placed: lay the trunk between e3 and e4, east from the "
+                "corner of your fence."
+            ),
+            play=("trunk:e3-e4", "trunk:e3-f3"),
+            hint="Lay the trunk between e3 and e4.",
+            done="Red turned the fence up, between e3 and f3.",
+            expect={"refused": ["trunk:a4-b4", "trunk:d5-d6"]},
+        ),
+        Step(
+            title="Keep Red's farm house out",
+            prompt="Go on up, keeping Red's farm house on f2 to the right: the trunk between e2 and f2.",
+            play=("trunk:e2-f2", "trunk:e1-e2"),
+            hint="Lay the trunk between e2 and f2.",
+            done="Red turned west, under e1.",
+        ),
+        Step(
+            title="The last separation",
+            prompt=(
+                "Lay the trunk between d1 and e1, up to the top border. Then no area holds farm "
+                "houses of both colours, and the game ends."
+            ),
+            play=("trunk:d1-e1",),
+            hint="Lay the trunk between d1 and e1.",
+            done=(
+                "Separated: every area holds farm houses of one colour only, and the game is over. "
+                "Your land: 10 in the bottom left and 12 in the top left, 22; Red's 18. You win."
+            ),
+            expect={"scores": [22, 18], "to_move": None},
+        ),
+    ),
+    closing=(
+        "The game ends as soon as no area holds farm houses of both colours; the land of each "
+        "area goes to the colour of its farm houses, and more land wins. Now play a whole game."
+    ),
+    ends_game=True,
+)
+
+LESSONS = (TUTORIAL, SEPARATION)

@@ -212,12 +212,12 @@ function drawHeader(svg, view, ctx, moves, buildTypes, buildType) {
   const turn = view.turn_player;
   let status;
   if (view.terminal) {
-    status = `Game over after round ${view.round} of ${view.max_rounds}`;
+    status = `Game over after round ${view.round}${view.end ? " · " + view.end : ""}`;
   } else if (view.phase === "setup" || turn === null || turn === undefined) {
     status = "Choosing who starts";
   } else {
     const who = turn === ctx.seat ? "your turn" : `${seatName(ctx, turn)}'s turn`;
-    status = `Round ${view.round} of ${view.max_rounds} · ${who} · ${PHASES[view.phase] || view.phase}`;
+    status = `Round ${view.round} · ${who} · ${PHASES[view.phase] || view.phase}`;
   }
   txt(g, 8, 26, status, "ct-status");
   let hint = "";
@@ -237,6 +237,10 @@ function drawHeader(svg, view, ctx, moves, buildTypes, buildType) {
     hint = "Discard: click a chit in your reserve.";
   } else if (!view.terminal) {
     hint = view.built_this_round ? "Someone has built this round." : "Nobody has built yet this round.";
+    if (view.rounds_without_build) {
+      const n = view.rounds_without_build;
+      hint += ` ${n} full round${n > 1 ? "s" : ""} in a row without a build: the game ends after ${view.stall_rounds}.`;
+    }
   }
   const hintNode = txt(g, 8, 54, hint, ctx.legal && ctx.legal.length ? "ct-hint mine" : "ct-hint");
   hintNode.setAttribute("aria-live", "polite");

@@ -92,6 +92,34 @@ function wrap(text, max) {
   return lines;
 }
 
+// Word wrap to lines of at most `max` characters; a word longer than a line (a user name)
+// fills the line it starts on and runs on to the next: every character is kept.
+function wrapWhole(text, max) {
+  const lines = [];
+  let line = "";
+  for (let word of String(text).split(/\s+/)) {
+    if (!word) continue;
+    if (word.length > max) {
+      const start = line ? `${line} ` : "";
+      const take = Math.max(0, max - start.length);
+      line = start + word.slice(0, take);
+      word = word.slice(take);
+      while (word) {
+        lines.push(line);
+        line = word.slice(0, max);
+        word = word.slice(max);
+      }
+    } else if (line && line.length + 1 + word.length > max) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 // The shape of seat i centred on (cx, cy), about 2r across, with the seat's letter on it.
 function seatShape(parent, i, cx, cy, r, cls) {
   const seat = SEATS[i % SEATS.length];
@@ -224,11 +252,18 @@ function drawHeader(svg, view, ctx, moves, wide) {
   const g = el("g", { class: "dt-head" }, svg);
   let status;
   let hint = "";
+  let hintTitle = "";
   const turn = view.turn;
   if (view.terminal) {
     status = `Game over after ${view.rounds} rounds`;
     const order = (view.ranking || []).map((place, i) => [place, i]).sort((a, b) => a[0] - b[0]);
-    hint = order.map(([place, i]) => `${place}. ${shortName(seatName(ctx, i), 10)} ${view.scores[i]}`).join(" · ");
+    // The winners by their whole names (the places follow on the panel), a tooltip with them all.
+    const winners = order.filter(([place]) => place === 1).map(([, i]) => (i === ctx.seat ? `${seatName(ctx, i)} (you)` : seatName(ctx, i)));
+    // As much of them as the header's width holds (a character is about 0.56 of the text size).
+    const room = Math.floor(((wide ? BOARD_W + GAP + SIDE_W : BOARD_W) - 16) / ((wide ? 19 : 24) * 0.56));
+    hint = `${winners.length > 1 ? "Shared win" : "Won by"}: ${winners.join(" and ")}`;
+    if (hint.length > room) hint = `${hint.slice(0, room - 1)}…`;
+    hintTitle = order.map(([place, i]) => `${place}. ${seatName(ctx, i)}: ${points(view.scores[i])}`).join("; ");
   } else if (!view.round) {
     status = "Setting up: who plays first?";
   } else if (turn === null || turn === undefined) {
@@ -258,6 +293,7 @@ function drawHeader(svg, view, ctx, moves, wide) {
   txt(g, 8, wide ? 28 : 32, status, "dt-status");
   const h = txt(g, 8, wide ? 58 : 72, hint, moves.any ? "dt-hint mine" : "dt-hint");
   h.setAttribute("aria-live", "polite");
+  if (hintTitle) title(h, hintTitle);
 }
 
 // -- board --------------------------------------------------------------------------------
@@ -385,12 +421,8 @@ function drawPanel(g, view, ctx, moves, lay) {
   if (view.terminal && view.ranking) order = seats.sort((p, q) => view.ranking[p] - view.ranking[q] || p - q);
   line(view.terminal ? "Final places" : view.round ? "Turn order this round" : "Players", "dt-section");
   const pos = view.turn === null || view.turn === undefined ? (view.round ? order.length : -1) : order.indexOf(view.turn);
-  const rowH = Math.max(40, lay.lh + 12);
   order.forEach((seat, k) => {
     const rg = el("g", { class: `dt-player${seat === view.turn && !view.terminal ? " to-move" : ""}${seat === ctx.seat ? " me" : ""}`, "data-seat": seat }, g);
-    el("rect", { x: 0, y, width: w, height: rowH - 4, rx: 8, class: "dt-player-bg" }, rg);
-    piece(rg, seat, 22, y + (rowH - 4) / 2, 14);
-    const cy = y + (rowH - 4) / 2 + lay.text * 0.36;
     const place = view.terminal ? (view.ranking || [])[seat] : null;
     let state = "";
     if (place === 1) state = "winner";
@@ -399,14 +431,26 @@ function drawPanel(g, view, ctx, moves, lay) {
     else if (k === pos) state = "▶ playing";
     const score = (view.scores || [])[seat] ?? 0;
     const right = `${state ? state + " · " : ""}${points(score, true)}`;
-    // The name takes what the number, the state and the score leave (a character is about
-    // 0.6 of the text size), so "(you)" never runs into "playing".
+    // The name is written whole: beside the state and the score when it fits (a character
+    // is about 0.6 of the text size), else over as many lines as it needs, the state and the
+    // score on a line of their own below it, so "(you)" never runs into "playing".
     const you = seat === ctx.seat ? " (you)" : "";
-    const prefix = `${place ?? k + 1}. `;
-    const room = Math.floor((w - 10 - 44 - 12) / (lay.text * 0.56)) - right.length - prefix.length - you.length;
-    const nm = shortName(seatName(ctx, seat), Math.max(6, Math.min(lay.panelW > 500 ? 24 : 16, room))) + you;
-    txt(rg, 44, cy, `${prefix}${nm}`, "dt-text dt-player-name");
-    txt(rg, w - 10, cy, right, "dt-text dt-player-score", { "text-anchor": "end" });
+    const full = `${place ?? k + 1}. ${seatName(ctx, seat)}${you}`;
+    const room = Math.floor((w - 10 - 44 - 12) / (lay.text * 0.56));
+    const names = full.length + 2 + right.length <= room ? [full] : wrapWhole(full, room);
+    const lines = names.length + (names.length > 1 || full.length + 2 + right.length > room ? 1 : 0);
+    const rowH = lines === 1 ? Math.max(40, lay.lh + 12) : lay.lh * lines + 14;
+    el("rect", { x: 0, y, width: w, height: rowH - 4, rx: 8, class: "dt-player-bg" }, rg);
+    piece(rg, seat, 22, y + (rowH - 4) / 2, 14);
+    if (lines === 1) {
+      const cy = y + (rowH - 4) / 2 + lay.text * 0.36;
+      txt(rg, 44, cy, full, "dt-text dt-player-name");
+      txt(rg, w - 10, cy, right, "dt-text dt-player-score", { "text-anchor": "end" });
+    } else {
+      const base = (n) => y + 5 + lay.lh * (n + 1) - lay.lh * 0.3;
+      names.forEach((part, n) => txt(rg, 44, base(n), part, "dt-text dt-player-name"));
+      txt(rg, w - 10, base(names.length), right, "dt-text dt-player-score", { "text-anchor": "end" });
+    }
     const owned = (view.owned_value || [])[seat] ?? 0;
     const s = SEATS[seat % SEATS.length];
     title(rg, `${seatName(ctx, seat)}: ${s.name} ${s.shape} "${s.letter}"; best group ${points(score)}, all spaces ${points(owned)}${view.first_player === seat ? "; first player" : ""}`);

@@ -478,6 +478,7 @@ function renderChat(messages) {
 
 function chatItem(m) {
   const li = document.createElement("li");
+  li.dataset.chatId = String(m.id);
   li.append(text("strong", m.user), ": ", text("span", m.text));
   return li;
 }
@@ -513,6 +514,9 @@ function connect() {
     } else if (msg.type === "chat") {
       els.chat.append(chatItem(msg.message));
       els.chat.scrollTop = els.chat.scrollHeight;
+    } else if (msg.type === "chat_hidden") {
+      // A moderator hid it: gone from this page too.
+      for (const li of els.chat.querySelectorAll("li")) if (li.dataset.chatId === String(msg.id)) li.remove();
     } else if (msg.type === "rematch") {
       // Drawn by static/js/rematch.js, the rematch panel's own script.
       document.dispatchEvent(new CustomEvent("rematch", { detail: msg.offer }));

@@ -6,6 +6,7 @@ piles, whose turn and at which step); chance outcomes are forced by applying the
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -328,14 +329,93 @@ def test_the_game_ends_as_soon_as_the_81st_plot_is_built():
     assert reserve(state, 0) == {"town": 3, "army": 2}  # no discard after the last build
 
 
-def test_the_game_ends_after_a_full_round_in_which_nobody_built():
-    state = position(2, cups=[{"army": 10}, {"army": 10}])
-    for _ in range(3):
-        state.apply("draw:army")
+def test_the_rules_page_states_the_stall_safeguard_of_the_ruling():
+    """The ruling (shared rules, "End of the game"): the game "also ends after five full rounds
+    in a row in which nobody built, and after 60 rounds ... do not show it as 'Round 1 of 60'"."""
+    page = (Path(__file__).resolve().parents[2] / "games" / "rules" / "chit-territory.md").read_text()
+    assert "five full rounds in a row in which nobody built" in page
+    assert "a whole round in which nobody built" not in page
+    script = (Path(__file__).resolve().parents[2] / "static" / "games" / "chit-territory.js").read_text()
+    assert "max_rounds" not in script  # the cap is never shown as "Round n of 60"
+
+
+def idle_round(state, seats=2):
+    """Every seat draws two armies, has nothing to build and keeps four: one full round
+    without a build."""
+    for _ in range(seats):
+        for _ in range(2):
+            assert not state.is_terminal()
+            state.apply("draw:army")
+        while state.legal_actions() == ["discard:army"]:
+            state.apply("discard:army")
+
+
+def test_a_first_round_of_armies_only_no_longer_ends_the_game():
+    """The ruling (shared rules, "End of the game"): "it also ends after five full rounds in a
+    row in which nobody built ... A single round without a build is no stall: early on, every
+    seat may simply have drawn armies, and a game ended 0-0 after its first round is not a
+    game." The deal that used to end a game 0-0 after five actions: both seats draw armies."""
+    state = GAME.new_state(2)
+    state.apply("first:0")
+    idle_round(state)
     assert not state.is_terminal()
+    view = state.view(None)
+    assert view["round"] == 2 and view["rounds_without_build"] == 1 and view["stall_rounds"] == 5
+    assert state.current_player() == CHANCE and view["turn_player"] == 0
+
+
+def test_the_game_ends_after_five_full_rounds_in_a_row_in_which_nobody_built():
+    state = position(2, cups=[{"army": 10}, {"army": 10}])
+    for _ in range(4):
+        idle_round(state)
+    assert not state.is_terminal() and state.view(None)["rounds_without_build"] == 4
     state.apply("draw:army")
+    state.apply("draw:army")
+    state.apply("discard:army")
+    state.apply("discard:army")
+    state.apply("draw:army")
+    state.apply("draw:army")
+    state.apply("discard:army")
+    assert not state.is_terminal()
+    state.apply("discard:army")
     assert state.is_terminal()
     assert state.scores() == [0, 0] and state.ranking() == [1, 1]
+    assert state.view(None)["end"] == "Nobody built in 5 full rounds in a row."
+    assert state.prompt() == "The game is over. Nobody built in 5 full rounds in a row."
+
+
+def test_a_build_starts_the_count_of_rounds_without_a_build_again():
+    state = position(2, cups=[{"army": 10, "town": 1}, {"army": 10}], idle_rounds=4)
+    state.apply("draw:town")
+    state.apply("draw:army")
+    state.apply("build:town@a1")  # no enemy structure, so no war: the build
+    state.apply("draw:army")
+    state.apply("draw:army")
+    state.apply("peace")
+    assert not state.is_terminal()
+    assert state.view(None)["rounds_without_build"] == 0 and state.view(None)["round"] == 2
+
+
+def test_a_record_made_under_the_former_ruling_replays_to_its_recorded_end():
+    # A game of the bot tournament's kind: round 1, armies only, ended 0-0 after five actions.
+    record = ["first:0", "draw:army", "draw:army", "draw:army", "draw:army"]
+    old = GAME.replay(2, {"mountains_rivers": False, "stall_rounds": 1}, record)
+    assert old.is_terminal() and old.scores() == [0, 0]
+    assert old.view(None)["end"] == "Nobody built in a whole round."
+    assert GAME.options_text({"mountains_rivers": False, "stall_rounds": 1}) == [
+        "Rounds without a build that end the game: 1"
+    ]
+    # The same actions today leave the game going on.
+    assert not GAME.replay(2, {"mountains_rivers": False}, record).is_terminal()
+
+
+def test_the_former_ruling_is_no_option_for_a_new_match():
+    assert [o.name for o in GAME.options] == ["mountains_rivers"]
+    with pytest.raises(ValueError, match="no option stall_rounds"):
+        GAME.normalise_options({"stall_rounds": 1}, 2)
+    with pytest.raises(ValueError, match="Rounds without a build"):
+        GAME.new_state(2, {"stall_rounds": 3})
+    assert GAME.normalise_options({}, 2) == {"mountains_rivers": False}
 
 
 def test_a_round_with_a_build_does_not_end_the_game():
@@ -358,6 +438,7 @@ def test_the_game_ends_after_sixty_rounds():
     earlier.apply("build:town@a1")
     assert not earlier.is_terminal()
     assert earlier.view(None)["round"] == 60
+    assert last.view(None)["end"] == "60 rounds were played, the safety limit."
 
 
 # --------------------------------------------------------------------------- scoring

@@ -905,3 +905,29 @@ def test_200_random_games_per_count_end_and_replay(num_players, negotiation):
             assert replayed.view(None) == state.view(None)
     assert reasons == {"bag", "chronology", "stuck"}
     assert (offers > 200) == negotiation
+
+
+def test_the_rules_page_says_what_the_engine_does_with_a_purge_that_strands_its_holder():
+    """The ruling (shared rules, "Stuck"): a purge that leaves its own holder unable to place or
+    move ends the game, even when another purge would not have; rules pages must not say
+    otherwise. The page's sentence, read from it, holds in play both ways."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "games" / "rules" / "gp02a.md").read_text()
+    flat = " ".join(page.split())
+    assert "you must use it on such a chip first, then play on" not in flat
+    sentence = (
+        "the game does not end yet: you now use the purple chip, on any chip on a white field. If "
+        "the chip you take makes room, you play on; if it does not, you are stuck and the game ends "
+        "at once"
+    )
+    assert sentence in flat
+    for purge, ends in (("purge:i4", False), ("purge:a1", True)):
+        state = GP02AState.position(4, territory=full_board(free=("l6",)), bag={"blue": 20, "purple": 1})
+        start_turns(state, 4, ["purple", "blue", "blue", "blue"] + ["blue"] * 12, "deal:1,2,4,3")
+        play(state, "chrono:blue")  # two chips, only l6 free: the game does not end yet
+        assert state.current_player() == 0 and purge in state.legal_actions()  # any white chip
+        play(state, purge)
+        assert state.is_terminal() is ends
+        if not ends:
+            assert state.legal_actions() == ["block:6"]

@@ -37,6 +37,9 @@ def test_an_anonymous_visitor_gets_twenty_searches_a_minute_then_a_clear_refusal
     assert refused.status_code == 429
     body = refused.content.decode()
     assert "You are searching too quickly" in body and "Try again in" in body and "found for" not in body
+    # Retry-After says when the minute's window ends, as the page does.
+    wait = int(refused["Retry-After"])
+    assert 1 <= wait <= 60 and f"Try again in {wait} second" in body
     # Another address is not held back; the form alone (no words) is not a search.
     assert Client(REMOTE_ADDR="192.0.2.7").get("/forum/search/", {"q": "castles"}).status_code == 200
     assert client.get("/forum/search/").status_code == 200

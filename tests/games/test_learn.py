@@ -9,7 +9,7 @@ from django.test import Client
 
 from games.engines import all_games
 from games.models import Match
-from games.tutorials import get_tutorial, moves_of
+from games.tutorials import get_tutorial, lessons_of, moves_of
 
 pytestmark = pytest.mark.django_db
 
@@ -183,3 +183,72 @@ def test_a_lesson_costs_the_database_only_the_session_and_the_account(client, al
         assert move(client, "chit-territory", moves_of("chit-territory")[0].action, 0).json()["ok"]
     with django_assert_max_num_queries(2, info="a refused move saves nothing"):
         assert not move(client, "chit-territory", "peace", 1).json()["ok"]
+
+
+# --------------------------------------------------------------------------- further lessons
+
+
+def lesson_move(client, slug, lesson, action, progress):
+    return client.post(
+        f"/games/{slug}/learn/{lesson}/move/",
+        json.dumps({"action": action, "progress": progress}),
+        content_type="application/json",
+    )
+
+
+@pytest.mark.parametrize("slug", [g.slug for g in all_games()])
+def test_a_games_second_lesson_has_its_own_page_linked_from_the_first(client, slug):
+    second = lessons_of(slug)[1]
+    first_page = client.get(f"/games/{slug}/learn/").content.decode()
+    assert f'href="/games/{slug}/learn/{second.lesson}/"' in first_page
+    response = client.get(f"/games/{slug}/learn/{second.lesson}/")
+    assert response.status_code == 200
+    lesson = lesson_of(response)
+    assert lesson["lesson"] == second.lesson and lesson["progress"] == 0
+    assert lesson["prompt"] == second.steps[0].prompt
+    body = response.content.decode()
+    assert f"{second.title}</strong>" in body and f'data-move-url="/games/{slug}/learn/{second.lesson}/move/"' in body
+
+
+def test_the_second_lessons_progress_is_its_own_and_restarting_it_leaves_the_first_alone(client):
+    play_through(client, "territories", upto=2)
+    for progress, step in enumerate(moves_of("territories", "separation")[:3]):
+        assert lesson_move(client, "territories", "separation", step.action, progress).json()["ok"]
+    assert lesson_of(client.get("/games/territories/learn/separation/"))["progress"] == 3
+    assert lesson_of(client.get("/games/territories/learn/"))["progress"] == 2
+    response = client.post("/games/territories/learn/separation/restart/")
+    assert response["Location"] == "/games/territories/learn/separation/"
+    assert lesson_of(client.get("/games/territories/learn/separation/"))["progress"] == 0
+    assert lesson_of(client.get("/games/territories/learn/"))["progress"] == 2
+
+
+def test_a_wrong_move_in_a_second_lesson_gets_its_steps_hint(client):
+    answer = lesson_move(client, "chit-territory", "territories", "build:town@a1", 0).json()
+    assert answer["ok"] is False and get_tutorial("chit-territory", "territories").steps[0].hint in answer["hint"]
+    assert answer["lesson"]["progress"] == 0
+
+
+def test_the_end_of_the_first_lesson_offers_the_second_and_a_lesson_that_ends_the_game_shows_the_end(client):
+    play_through(client, "game-of-god")
+    body = client.get("/games/game-of-god/learn/").content.decode()
+    assert 'href="/games/game-of-god/learn/stalemate/">Trapped pieces and stalemate</a>' in body
+    for progress, step in enumerate(moves_of("game-of-god", "stalemate")):
+        assert lesson_move(client, "game-of-god", "stalemate", step.action, progress).json()["ok"]
+    lesson = lesson_of(client.get("/games/game-of-god/learn/stalemate/"))
+    assert lesson["finished"] and lesson["view"]["terminal"] and lesson["view"]["scores"] == [1, 0]
+    assert lesson["title"] == "Lesson done: Trapped pieces and stalemate"
+    assert "Stalemate" in lesson["view"]["prompt"]
+
+
+def test_unknown_lessons_are_not_found_and_the_first_lesson_has_one_address(client):
+    assert client.get("/games/gp02a/learn/no-such-lesson/").status_code == 404
+    assert lesson_move(client, "gp02a", "no-such-lesson", "roll", 0).status_code == 404
+    response = client.get("/games/gp02a/learn/basics/")
+    assert response.status_code == 302 and response["Location"] == "/games/gp02a/learn/"
+
+
+def test_the_help_page_lists_the_further_lessons(client):
+    body = client.get("/help/").content.decode()
+    for game in all_games():
+        second = lessons_of(game.slug)[1]
+        assert f'then <a href="/games/{game.slug}/learn/{second.lesson}/">{second.title}</a>' in body

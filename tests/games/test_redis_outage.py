@@ -116,12 +116,13 @@ def _environment(redis_url: str, application_name: str) -> dict:
 
 
 class Worker:
-    """A Celery worker in a process of its own (the solo pool: the task runs in that very
-    process, so killing it kills the task)."""
+    """A Celery worker in a process of its own (by default the solo pool: the task runs in that
+    very process, so killing it kills the task; ``pool`` gives others, ``make worker``'s
+    ``["prefork", "--concurrency", "2"]``)."""
 
-    def __init__(self, redis_url: str, application_name: str):
+    def __init__(self, redis_url: str, application_name: str, pool: tuple[str, ...] = ("solo",)):
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop)
-        command = [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool", "solo", "--loglevel", "info"]
+        command = [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool", *pool, "--loglevel", "info"]
         command += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
         command += ["--hostname", f"{application_name}@%h"]
         self.application_name = application_name
@@ -156,8 +157,8 @@ class Worker:
 
 
 @contextlib.contextmanager
-def worker(redis_url: str, application_name: str = "fault-worker"):
-    process = Worker(redis_url, application_name)
+def worker(redis_url: str, application_name: str = "fault-worker", pool: tuple[str, ...] = ("solo",)):
+    process = Worker(redis_url, application_name, pool)
     try:
         yield process
     finally:

@@ -24,9 +24,9 @@ def unreachable_redis_cache() -> dict:
 @pytest.fixture
 def redis_down(settings):
     settings.CACHES = {"default": unreachable_redis_cache()}
-    page_cache._shared_cache.cache_clear()
+    page_cache.shared_cache.cache_clear()
     yield
-    page_cache._shared_cache.cache_clear()
+    page_cache.shared_cache.cache_clear()
 
 
 @pytest.fixture(autouse=True)

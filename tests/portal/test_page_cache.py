@@ -253,7 +253,7 @@ def test_a_cache_out_of_reach_never_fails_the_change_that_moves_it_on(alice, mon
     def unreachable(*args, **kwargs):
         raise ConnectionError("the cache is down")
 
-    monkeypatch.setattr(page_cache._shared_cache(), "set_many", unreachable)
+    monkeypatch.setattr(page_cache.shared_cache(), "set_many", unreachable)
     match = services.match_create(user=alice, game="gp02a", num_players=3)
     assert fresh(match.pk).status == Match.Status.OPEN
     assert "Could not mark open as changed in the page cache" in caplog.text

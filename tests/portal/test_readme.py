@@ -31,3 +31,22 @@ def test_the_postgresql_recipe_makes_the_first_administrator_with_createsuperuse
 def test_the_readme_states_the_shortest_secret_key_production_accepts():
     row = next(line for line in README.splitlines() if line.startswith("| `SECRET_KEY` |"))
     assert f"at least {settings.SECRET_KEY_MIN_LENGTH} characters" in row
+
+
+def test_the_readme_keeps_its_two_commands_first_then_points_to_the_operations_guide():
+    first_block = README.split("```sh\n", 1)[1].split("```", 1)[0]
+    assert [line.split()[:2] for line in first_block.strip().splitlines()] == [["make", "run"], ["make", "test"]]
+    after = README.split("```sh\n", 1)[1].split("```", 1)[1]
+    assert after.index("docs/OPERATIONS.md") < after.index("```")
+    assert (Path(settings.BASE_DIR) / "docs" / "OPERATIONS.md").exists()
+
+
+def test_make_run_installs_the_runtime_packages_only_and_make_test_adds_the_rest():
+    rules = dict(re.findall(r"^([\w$()-]+): ?([^\n=]*)$", MAKEFILE, re.M))
+    assert rules["run"] == "demo" and rules["demo"] == "migrate" and rules["migrate"] == "install"
+    assert rules["install"] == "$(BASE_STAMP)"
+    for target in ("test", "lint", "bench"):
+        assert rules[target] == "install-dev"
+    base_rule = MAKEFILE.split("$(BASE_STAMP): ", 1)[1].split("\n\n", 1)[0]
+    assert "requirements/base.txt" in base_rule and "dev.txt" not in base_rule
+    assert "--require-hashes" in MAKEFILE

@@ -69,16 +69,17 @@ def finished(page):
 
 # The board of ``slug`` drawn alone on the current page from a view the engine made: for
 # positions that play hardly ever reaches. Nobody is to move.
-BOARD_ALONE = """async ({slug, view, names}) => {
+BOARD_ALONE = """async ({slug, view, names, seat}) => {
   const {render} = await import(`/static/games/${slug}.js`);
   const box = document.createElement('div');
   box.id = 'board';
   box.className = 'board';
   document.getElementById('main').replaceChildren(box);
-  render(box, view, {seat: null, seats: names.map((username, index) => ({index, username})), legal: [], act: () => {}});
+  render(box, view, {seat, seats: names.map((username, index) => ({index, username})), legal: [], act: () => {}});
 }"""
 
 
-def draw_board_alone(page, slug, view, names):
-    page.evaluate(BOARD_ALONE, {"slug": slug, "view": view, "names": names})
+def draw_board_alone(page, slug, view, names, seat=None):
+    """``seat``: the seat of the person looking (None: a spectator)."""
+    page.evaluate(BOARD_ALONE, {"slug": slug, "view": view, "names": names, "seat": seat})
     page.wait_for_selector("#board svg")

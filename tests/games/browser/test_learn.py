@@ -5,7 +5,7 @@ the offered match against MCTS Easy."""
 import pytest
 
 from games.engines import all_games
-from games.tutorials import get_tutorial, moves_of
+from games.tutorials import get_tutorial, lessons_of, moves_of
 
 from .pages import log_in
 
@@ -16,8 +16,8 @@ MOVED_ON = "(p) => window.lessonClient && window.lessonClient.lesson.progress > 
 HINTED = "() => !document.getElementById('hint').hidden"
 
 
-def open_lesson(page, base, slug):
-    page.goto(f"{base}/games/{slug}/learn/")
+def open_lesson(page, base, slug, lesson=None):
+    page.goto(f"{base}/games/{slug}/learn/{lesson + '/' if lesson else ''}")
     page.wait_for_function(READY)
     page.wait_for_selector("#board svg")
 
@@ -35,32 +35,34 @@ def progress(page):
     return page.evaluate("() => window.lessonClient.lesson.progress")
 
 
-def play_lesson_to_its_end(page, base, slug, screenshot, size):
-    open_lesson(page, base, slug)
-    steps = len(get_tutorial(slug).steps)
+def play_lesson_to_its_end(page, base, slug, screenshot, size, lesson=None):
+    open_lesson(page, base, slug, lesson)
+    tutorial = get_tutorial(slug, lesson)
+    name = slug if lesson is None else f"{slug}-{lesson}"
+    steps = len(tutorial.steps)
     assert page.locator("#lesson-count").inner_text() == f"Step 1 of {steps}"
     # A wrong move first: a friendly hint, and the lesson stays where it was.
-    taught = moves_of(slug)[0].action
+    taught = moves_of(slug, lesson)[0].action
     offered = page.evaluate("() => window.lessonClient.lesson.legal_actions.map((a) => a.action)")
     wrong = next((a for a in offered if a != taught), None)
     if wrong:
         play(page, wrong)
         page.wait_for_function(HINTED)
-        assert get_tutorial(slug).steps[0].hint in page.locator("#hint").inner_text()
+        assert tutorial.steps[0].hint in page.locator("#hint").inner_text()
         assert progress(page) == 0
-        screenshot(page, f"learn-{slug}-{size}-hint")
-    for done, move in enumerate(moves_of(slug)):
+        screenshot(page, f"learn-{name}-{size}-hint")
+    for done, move in enumerate(moves_of(slug, lesson)):
         assert progress(page) == done
         play(page, move.action)
         page.wait_for_function(MOVED_ON, arg=done)
         assert page.locator("#hint").is_hidden()
         if done == 0:
-            screenshot(page, f"learn-{slug}-{size}-step")
+            screenshot(page, f"learn-{name}-{size}-step")
     page.wait_for_selector("#lesson-end:not([hidden])")
     assert page.locator("#lesson-count").inner_text() == "Lesson done"
     assert page.locator("#lesson-steps li.passed").count() == steps
     assert page.locator("#actions button").count() == 0
-    screenshot(page, f"learn-{slug}-{size}-done")
+    screenshot(page, f"learn-{name}-{size}-done")
 
 
 @pytest.mark.parametrize("slug", [g.slug for g in all_games()])
@@ -105,3 +107,12 @@ def play_lesson_to_its_end_from(page, slug, start):
         play(page, move.action)
         page.wait_for_function(MOVED_ON, arg=done)
     page.wait_for_selector("#lesson-end:not([hidden])")
+
+
+@pytest.mark.parametrize("slug", [g.slug for g in all_games()])
+def test_a_visitor_plays_the_games_second_lesson_to_its_end(asgi_server, browser, screenshot, slug):
+    second = lessons_of(slug)[1]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    play_lesson_to_its_end(page, asgi_server, slug, screenshot, "1280", second.lesson)
+    assert second.closing in page.locator("#prompt").inner_text()
+    assert "Log in to play against MCTS Easy" in page.locator("#lesson-end").inner_text()
