@@ -12,6 +12,7 @@ from rest_framework.response import Response
 
 from games.models import Match
 from portal.api_errors import ErrorSerializer
+from portal.pagination import page_of, paginated
 
 from . import selectors, services
 from .models import State
@@ -20,7 +21,6 @@ from .services import ChallengeError
 User = get_user_model()
 
 WRITE_ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer}
-LIST_LIMIT = 100
 
 
 def _bad_body(serializer) -> Response:
@@ -90,6 +90,7 @@ class LatestRematchSerializer(serializers.Serializer):
 STATE_FILTER = OpenApiParameter("state", str, enum=State.values, description="Only the challenges in this state.")
 
 
+@paginated()
 @extend_schema(
     methods=["GET"],
     parameters=[STATE_FILTER],
@@ -103,7 +104,7 @@ STATE_FILTER = OpenApiParameter("state", str, enum=State.values, description="On
 @api_view(["GET", "POST"])
 @permission_classes([IsAuthenticated])
 def challenges(request):
-    """Your challenges, sent and received, newest first (the latest 100); or challenge a
+    """Your challenges, sent and received, newest first, 50 a page; or challenge a
     player (a bot accepts at once: the answer then names the match)."""
     if request.method == "GET":
         rows = selectors.challenges_for_api(request.user)
@@ -113,7 +114,7 @@ def challenges(request):
                 message = f"A challenge's state is one of {', '.join(State.values)}."
                 raise ChallengeError(message, "bad_request")
             rows = rows.filter(state=state)
-        return Response([selectors.challenge_json(c) for c in rows[:LIST_LIMIT]])
+        return page_of(request, rows, selectors.challenge_json)
     serializer = ChallengeCreateSerializer(data=request.data)
     if not serializer.is_valid():
         return _bad_body(serializer)

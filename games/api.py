@@ -2,18 +2,28 @@
 service's refusal goes to the API's exception handler (``portal.api_errors``), which gives it
 the status of its code."""
 
+import datetime
 import functools
 
-from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from asgiref.sync import sync_to_async
+from django.contrib.auth import get_user_model
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404, StreamingHttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.decorators import api_view, permission_classes
+from rest_framework.decorators import api_view, content_negotiation_class, permission_classes, renderer_classes
+from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from portal.api_errors import ErrorSerializer
+from portal.pagination import StrictPageNumberPagination, page_of, paginated
 
-from . import selectors, services
+from . import exports, records, selectors, services
 from .engines import all_games
 from .models import ChatMessage, Match
 
@@ -184,11 +194,25 @@ def _match_or_404(request, match_id):
     return match
 
 
-@extend_schema(responses=GameOutSerializer(many=True))
+class MovePagination(StrictPageNumberPagination):
+    page_size = 500
+
+
+class ChatPagination(StrictPageNumberPagination):
+    page_size = 100
+
+
+@paginated()
+@extend_schema(
+    summary="The games",
+    description="Every game the site has, with its player counts and options.",
+    responses=GameOutSerializer(many=True),
+)
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def games(request):
-    return Response(
+    return page_of(
+        request,
         [
             {
                 "slug": g.slug,
@@ -198,7 +222,7 @@ def games(request):
                 "options": [_option_json(g, o) for o in g.options],
             }
             for g in all_games()
-        ]
+        ],
     )
 
 
@@ -209,8 +233,10 @@ def _option_json(game, option) -> dict:
     return data
 
 
+@paginated()
 @extend_schema(
     methods=["GET"],
+    description="The public matches waiting for players, newest first, 50 a page.",
     parameters=[OpenApiParameter("game", str, description="Only this game's open matches.")],
     responses=MatchSummarySerializer(many=True),
 )
@@ -228,7 +254,7 @@ def matches(request):
             # Only a game the site has can match: anything else (a NUL byte included, which
             # PostgreSQL refuses in a text parameter) lists nothing.
             qs = qs.filter(game=game) if game in {g.slug for g in all_games()} else qs.none()
-        return Response(MatchSummarySerializer(qs[:100], many=True).data)
+        return page_of(request, qs, lambda match: MatchSummarySerializer(match).data)
     serializer = MatchCreateSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
     data = serializer.validated_data
@@ -257,12 +283,17 @@ def match_detail(request, match_id):
     return Response(selectors.match_payload(match, request.user))
 
 
-@extend_schema(parameters=[INVITE_TOKEN], responses=MoveOutSerializer(many=True))
+@paginated(MovePagination)
+@extend_schema(
+    description="The match's moves, first to last, 500 a page.",
+    parameters=[INVITE_TOKEN],
+    responses=MoveOutSerializer(many=True),
+)
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def match_moves(request, match_id):
     match = _match_or_404(request, match_id)
-    return Response(selectors.moves_json(match))
+    return page_of(request, selectors.moves_json(match))
 
 
 @extend_schema(parameters=[INVITE_TOKEN], request=None, responses={200: SnapshotSerializer, **MATCH_WRITE_ERRORS})
@@ -316,7 +347,13 @@ def match_abort(request, match_id):
     return Response(selectors.match_payload(selectors.match_with_seats(match_id), request.user, chat=False))
 
 
-@extend_schema(methods=["GET"], parameters=[INVITE_TOKEN], responses=ChatMessageOutSerializer(many=True))
+@paginated(ChatPagination)
+@extend_schema(
+    methods=["GET"],
+    description="The match's chat, oldest first, 100 a page.",
+    parameters=[INVITE_TOKEN],
+    responses=ChatMessageOutSerializer(many=True),
+)
 @extend_schema(
     methods=["POST"],
     parameters=[INVITE_TOKEN],
@@ -332,7 +369,7 @@ def match_chat(request, match_id):
             return Response({"code": "bad_request", "message": "Write 1 to 500 characters."}, status=400)
         message = services.chat_post(match_id=match.pk, user=request.user, text=serializer.validated_data["text"])
         return Response(selectors.chat_json(message), status=status.HTTP_201_CREATED)
-    return Response(selectors.match_payload(match, request.user)["chat"])
+    return page_of(request, selectors.chat_of(match), selectors.chat_json)
 
 
 @with_snapshot_on_conflict
@@ -367,3 +404,186 @@ def match_takeback_answer(request, match_id):
         services.takeback_answer,
         "Send accept (true or false) and the version you see.",
     )
+
+
+# -- exports of finished matches -------------------------------------------------------------
+
+
+class ExportSeatSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    username = serializers.CharField(allow_null=True)
+    is_bot = serializers.BooleanField()
+    resigned = serializers.BooleanField()
+    timed_out = serializers.BooleanField()
+    place = serializers.IntegerField(allow_null=True)
+    score = serializers.IntegerField(allow_null=True)
+    rating_before = serializers.FloatField(allow_null=True, help_text="null when the match did not rate this seat.")
+    rating_after = serializers.FloatField(allow_null=True)
+
+
+class ExportMoveSerializer(LegalActionSerializer):
+    """A move: its action (a secret chance outcome stays masked, the dice game's card:?) and label."""
+
+    index = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True, help_text="null for a chance outcome")
+
+
+class MatchExportSerializer(serializers.Serializer):
+    """A finished match as anyone may see it, and the same as a text record (docs/RECORDS.md)."""
+
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    game_name = serializers.CharField()
+    num_players = serializers.IntegerField()
+    options = serializers.DictField()
+    rated = serializers.BooleanField()
+    speed = serializers.CharField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    end_reason = serializers.CharField(allow_blank=True)
+    seats = ExportSeatSerializer(many=True)
+    moves = ExportMoveSerializer(many=True)
+    record = serializers.CharField(help_text=f"The match as a text record ({records.FORMAT}, docs/RECORDS.md).")
+
+
+EXPORT_FILTERS = [
+    OpenApiParameter("game", str, description="Only this game's matches (a game's slug)."),
+    OpenApiParameter(
+        "since",
+        str,
+        description="Only matches finished at or after this moment: a date (YYYY-MM-DD, midnight UTC) "
+        "or an ISO 8601 date and time.",
+    ),
+    OpenApiParameter(
+        "until",
+        str,
+        description="Only matches finished before this moment (a date: before that day begins, UTC).",
+    ),
+]
+NDJSON = "application/x-ndjson"
+NDJSON_RESPONSES = {
+    (200, NDJSON): OpenApiResponse(
+        MatchExportSerializer,
+        description="One match a line, as the export of one match gives it, in the order they finished.",
+    ),
+    400: ErrorSerializer,
+    404: ErrorSerializer,
+}
+
+
+class StreamNegotiation(BaseContentNegotiation):
+    """A stream is NDJSON whatever the client accepts (``Accept: application/x-ndjson`` as well
+    as ``*/*``); a refusal before it starts is JSON."""
+
+    def select_parser(self, request, parsers):
+        return parsers[0] if parsers else None
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return renderers[0], renderers[0].media_type
+
+
+class BadFilter(ValueError):
+    pass
+
+
+def _moment(request, name: str) -> datetime.datetime | None:
+    text = request.query_params.get(name)
+    if text is None:
+        return None
+    try:
+        moment = parse_datetime(text)
+        day = None if moment else parse_date(text)
+    except ValueError:
+        moment = day = None
+    if day is not None:
+        moment = datetime.datetime.combine(day, datetime.time(), tzinfo=datetime.UTC)
+    if moment is None:
+        raise BadFilter(f"{name} is a date (YYYY-MM-DD) or an ISO 8601 date and time, not {text[:40]!r}.")
+    return moment if timezone.is_aware(moment) else moment.replace(tzinfo=datetime.UTC)
+
+
+def _export_stream(request, user=None) -> Response | StreamingHttpResponse:
+    try:
+        game = request.query_params.get("game")
+        if game is not None and game not in {g.slug for g in all_games()}:
+            raise BadFilter(f"There is no game {game[:40]!r}.")
+        matches = exports.filtered(
+            exports.finished_public(),
+            user=user,
+            game=game,
+            since=_moment(request, "since"),
+            until=_moment(request, "until"),
+        )
+    except BadFilter as exc:
+        return Response({"code": "bad_request", "message": str(exc)}, status=400)
+    # Served by an ASGI server, the chunks are read one at a time in the database's thread;
+    # a synchronous server (the test client, a WSGI server) reads them in order.
+    if isinstance(request._request, ASGIRequest):
+
+        async def lines():
+            chunks = exports.ndjson_chunks(matches)
+            while (text := await sync_to_async(_next_text)(chunks)) is not None:
+                yield text
+
+        content = lines()
+    else:
+        content = (exports.ndjson_text(chunk) for chunk in exports.ndjson_chunks(matches))
+    response = StreamingHttpResponse(content, content_type=NDJSON)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _next_text(chunks) -> str | None:
+    chunk = next(chunks, None)
+    return None if chunk is None else exports.ndjson_text(chunk)
+
+
+@extend_schema(
+    operation_id="match_export",
+    summary="A finished match's record",
+    description="The match as anyone may see it: settings, seats with places, scores and ratings, every "
+    "move (a secret chance outcome masked, as in the move list) and the same as a text record. "
+    "404 while it is being played, and for an aborted match.",
+    parameters=[INVITE_TOKEN],
+    responses={200: MatchExportSerializer, 404: ErrorSerializer},
+)
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def match_export(request, match_id):
+    match = _match_or_404(request, match_id)
+    if match.status != Match.Status.FINISHED:
+        raise Http404("The record is published when the match is finished")
+    return Response(exports.match_json(exports.one(match.pk) or match))
+
+
+@extend_schema(
+    operation_id="matches_export",
+    summary="Every finished public match, as a stream",
+    description="NDJSON (one JSON object a line, `application/x-ndjson`): the export of each finished "
+    "public match, in the order they finished, filtered by game and by when they finished. The stream "
+    "has no cap: read it to the end.",
+    parameters=EXPORT_FILTERS,
+    responses=NDJSON_RESPONSES,
+)
+@api_view(["GET"])
+@renderer_classes([JSONRenderer])
+@content_negotiation_class(StreamNegotiation)
+@permission_classes([AllowAny])
+def matches_export(request):
+    return _export_stream(request)
+
+
+@extend_schema(
+    operation_id="player_matches_export",
+    summary="A player's finished matches, as a stream",
+    description="As the stream of every match, for the public matches in which the player held a seat.",
+    parameters=EXPORT_FILTERS,
+    responses=NDJSON_RESPONSES,
+)
+@api_view(["GET"])
+@renderer_classes([JSONRenderer])
+@content_negotiation_class(StreamNegotiation)
+@permission_classes([AllowAny])
+def player_matches_export(request, username):
+    user = get_object_or_404(get_user_model(), username__iexact=username, is_active=True)
+    return _export_stream(request, user=user)

@@ -207,6 +207,12 @@ def audience_payloads(
     return {"version": match.version, "spectator": text(None), "seats": texts, "players": players}
 
 
+def chat_of(match: Match):
+    """Every chat line of the match a moderator has not hidden, oldest first."""
+    shown = ChatMessage.objects.filter(match=match, hidden_at__isnull=True)
+    return shown.select_related("user").order_by("created_at", "id")
+
+
 def chat_json(message: ChatMessage) -> dict:
     """A chat line; the site's own notices (no user) are signed with the site's name."""
     return {

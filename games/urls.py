@@ -23,5 +23,6 @@ urlpatterns = [
     path("matches/<row_id:match_id>/abort/", views.match_abort_view, name="match-abort"),
     path("matches/<row_id:match_id>/replay.json", views.match_replay, name="match-replay"),
     path("matches/<row_id:match_id>/record.json", views.match_record, name="match-record"),
+    path("matches/<row_id:match_id>/record.tgr", views.match_record_text, name="match-record-text"),
     path("i/<str:token>/", views.match_invite, name="match-invite"),
 ]

@@ -13,7 +13,7 @@ from portal import page_cache, refusals
 from portal.pagination import paginate
 from portal.viewer import viewer
 
-from . import sections, selectors, services, state_cache
+from . import exports, records, sections, selectors, services, state_cache
 from .bots import bot_label, bot_names
 from .engines import all_games, get_game
 from .forms import MatchCreateForm, PlayComputerForm
@@ -282,6 +282,18 @@ def match_record(request, match_id):
     }
     response = HttpResponse(json.dumps(record, indent=1), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{match.game}-{match.pk}.json"'
+    return response
+
+
+def match_record_text(request, match_id):
+    """The game record as text (docs/RECORDS.md): headers for the players, options, result and
+    ratings, then one line per move, secrets masked as in the move list."""
+    match = _visible_match(request, match_id)
+    if match.status != Match.Status.FINISHED:
+        raise Http404("The record is published when the match is finished")
+    text = records.write(exports.match_record(exports.one(match.pk) or match))
+    response = HttpResponse(text, content_type=f"{records.MEDIA_TYPE}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{match.game}-{match.pk}.{records.EXTENSION}"'
     return response
 
 

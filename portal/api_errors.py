@@ -82,8 +82,9 @@ def _error_response(description: str) -> dict:
 
 def document_common_errors(result, generator, request, public):
     """drf-spectacular hook: the errors every operation can answer, whatever its view says:
-    429 (every API view is throttled) and, with parameters in the path, 404 (nothing there,
-    or a path no route matches: ``not_found_json``)."""
+    429 (every API view is throttled); with parameters in the path, 404 (nothing there,
+    or a path no route matches: ``not_found_json``); and for a list in pages, 404 for a page
+    that is not there (past the end, or not a page number)."""
     result.setdefault("components", {}).setdefault("schemas", {}).setdefault("Error", ERROR_SCHEMA)
     for path, operations in result.get("paths", {}).items():
         for operation in operations.values():
@@ -91,6 +92,8 @@ def document_common_errors(result, generator, request, public):
             responses.setdefault("429", _error_response("Too many requests: slow down."))
             if "{" in path:
                 responses.setdefault("404", _error_response("Nothing there, or not visible to you."))
+            if any(p.get("name") == "page" and p.get("in") == "query" for p in operation.get("parameters", [])):
+                responses.setdefault("404", _error_response("No such page: past the end, or not a page number."))
     return result
 
 

@@ -4,6 +4,7 @@ them) and the API's page numbers, read strictly."""
 from django.core.paginator import Page, Paginator
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.response import Response
 
 
 def paginate(items, per_page: int, number) -> Page:
@@ -23,3 +24,24 @@ class StrictPageNumberPagination(PageNumberPagination):
         if value is not None and not value.isdigit():
             raise NotFound(self.invalid_page_message)
         return super().get_page_number(request, paginator)
+
+
+def paginated(pagination_class: type[PageNumberPagination] = StrictPageNumberPagination):
+    """For an ``@api_view`` function whose GET is a list: the list goes out in pages of
+    ``pagination_class`` (through ``page_of``), and the published schema says so, as it does for
+    DRF's generic list views. Put it above ``@api_view``."""
+
+    def decorate(view):
+        view.cls.pagination_class = pagination_class
+        return view
+
+    return decorate
+
+
+def page_of(request, items, serialize=None) -> Response:
+    """The page the request asks for of ``items`` (a query set or a list), as every list of the
+    API answers: ``count``, ``next``, ``previous`` (links, null at either end) and ``results``,
+    each row through ``serialize`` when given."""
+    paginator = request.parser_context["view"].pagination_class()
+    rows = paginator.paginate_queryset(items, request)
+    return paginator.get_paginated_response([serialize(row) for row in rows] if serialize else rows)

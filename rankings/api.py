@@ -90,10 +90,12 @@ class GameRanking(generics.ListAPIView):
         return page
 
 
-@extend_schema(summary="A player's ratings", description="The player's rating, place and record in each game.")
+@extend_schema(
+    summary="A player's ratings", description="The player's rating, place and record in each game they play, 50 a page."
+)
 class PlayerRatings(generics.ListAPIView):
     serializer_class = PlayerRatingSerializer
-    pagination_class = None
+    pagination_class = StrictPageNumberPagination
     permission_classes = [AllowAny]
 
     def get_queryset(self):

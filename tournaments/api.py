@@ -14,7 +14,7 @@ from rest_framework.response import Response
 
 from games.catalog import game_slugs
 from portal.api_errors import ErrorSerializer
-from portal.pagination import StrictPageNumberPagination
+from portal.pagination import StrictPageNumberPagination, page_of, paginated
 
 from . import selectors, services
 from .models import Tournament
@@ -151,6 +151,10 @@ class TournamentPagination(StrictPageNumberPagination):
     page_size = 20
 
 
+class StandingsPagination(StrictPageNumberPagination):
+    page_size = 100
+
+
 @extend_schema(
     summary="Tournaments",
     description="Public tournaments, 20 a page: `upcoming` (taking entries, soonest first, the default), "
@@ -239,9 +243,10 @@ def tournament_withdraw(request, tournament_id):
     return Response(_detail(request, tournament_id))
 
 
+@paginated(StandingsPagination)
 @extend_schema(
     summary="A tournament's standings",
-    description="Best first, from the tables finished so far: points, then the tie-breaks in order.",
+    description="Best first, from the tables finished so far: points, then the tie-breaks in order; 100 a page.",
     parameters=[INVITE_TOKEN],
     responses={200: StandingSerializer(many=True)},
 )
@@ -250,7 +255,8 @@ def tournament_withdraw(request, tournament_id):
 def tournament_standings(request, tournament_id):
     tournament = _tournament_or_404(request, tournament_id)
     rows = selectors.standing_rows(tournament, selectors.entrants_of(tournament))
-    return Response(
+    return page_of(
+        request,
         [
             {
                 "rank": row.rank,
@@ -261,5 +267,5 @@ def tournament_standings(request, tournament_id):
                 "byes": row.byes,
             }
             for row in rows
-        ]
+        ],
     )

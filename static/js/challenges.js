@@ -22,9 +22,18 @@ async function check() {
   if (!rows.length) return;
   if (!document.hidden) {
     try {
-      const res = await fetch("/api/challenges/", { credentials: "same-origin", headers: { Accept: "application/json" } });
+      // The list comes in pages, newest first: read on until every row waiting is found.
+      const byId = new Map();
+      let url = "/api/challenges/";
+      let res = null;
+      while (url) {
+        res = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+        if (!res.ok) break;
+        const page = await res.json();
+        for (const c of page.results) byId.set(String(c.id), c);
+        url = rows.every((row) => byId.has(row.dataset.challenge)) ? null : page.next;
+      }
       if (res.ok) {
-        const byId = new Map((await res.json()).map((c) => [String(c.id), c]));
         for (const row of rows) {
           const challenge = byId.get(row.dataset.challenge);
           if (!challenge || challenge.state === "pending") continue;

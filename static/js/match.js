@@ -442,11 +442,20 @@ async function loadMoves() {
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     movesLast = Date.now();
     const q = token ? `?token=${encodeURIComponent(token)}` : "";
-    const res = await fetch(`/api/matches/${matchId}/moves/${q}`, { credentials: "same-origin" });
+    // The list comes in pages: follow `next` to its end.
+    const moves = [];
+    let url = `/api/matches/${matchId}/moves/${q}`;
+    let res = null;
+    while (url) {
+      res = await fetch(url, { credentials: "same-origin" });
+      if (!res.ok) break;
+      const page = await res.json();
+      moves.push(...page.results);
+      url = page.next;
+    }
     if (res.status === 429) {
       retryIn = 1000 * (Number(res.headers.get("Retry-After")) || 5);
     } else if (res.ok) {
-      const moves = await res.json();
       els.moves.replaceChildren(...moves.map(moveItem));
       els.moves.scrollTop = els.moves.scrollHeight;
       renderTakeback();

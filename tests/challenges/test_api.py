@@ -32,7 +32,7 @@ def test_a_challenge_through_the_api_from_sending_to_the_match(alice, bob):
     assert (sent["challenger"], sent["challenged"], sent["state"], sent["match"]) == ("alice", "bob", "pending", None)
     assert sent["seconds_per_move"] == 30 and sent["game_name"] == "Territories"
 
-    listed = api(bob).get("/api/challenges/?state=pending").json()
+    listed = api(bob).get("/api/challenges/?state=pending").json()["results"]
     assert [c["id"] for c in listed] == [sent["id"]]
 
     response = api(bob).post(f"/api/challenges/{sent['id']}/accept/")
@@ -42,7 +42,7 @@ def test_a_challenge_through_the_api_from_sending_to_the_match(alice, bob):
     assert accepted["match_url"] == f"/matches/{accepted['match']}/"
     assert Match.objects.get(pk=accepted["match"]).status == "active"
     # The challenger, asking how it stands, learns where the match is.
-    assert api(alice).get("/api/challenges/").json()[0]["match"] == accepted["match"]
+    assert api(alice).get("/api/challenges/").json()["results"][0]["match"] == accepted["match"]
 
 
 def test_refusals_answer_with_their_status_and_code(alice, bob, make_user):

@@ -143,7 +143,7 @@ def test_a_hidden_chat_message_is_shown_to_nobody_and_the_log_says_who_hid_it(cl
         chat = selectors.match_payload(fresh(match.pk), viewer)["chat"]
         assert [line["text"] for line in chat] == ["good luck"]
     client.force_login(alice)
-    api_chat = client.get(f"/api/matches/{match.pk}/chat/").json()
+    api_chat = client.get(f"/api/matches/{match.pk}/chat/").json()["results"]
     assert [line["text"] for line in api_chat] == ["good luck"]
 
     entry = ModerationLog.objects.get(action=ModerationLog.Action.HIDE_CHAT)

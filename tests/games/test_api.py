@@ -30,7 +30,7 @@ def test_token_is_refused_for_a_wrong_password(alice):
 
 
 def test_games_are_listed(client):
-    games = client.get("/api/games/").json()
+    games = client.get("/api/games/").json()["results"]
     assert {g["slug"] for g in games} >= {"gp02a", "dice-territory", "chit-territory", "game-of-god"}
     god = next(g for g in games if g["slug"] == "game-of-god")
     pieces = next(o for o in god["options"] if o["name"] == "pieces")
@@ -52,7 +52,7 @@ def test_create_join_and_play_over_the_api(alice, bob):
     created = a.post("/api/matches/", {"game": "game-of-god", "players": 2}, format="json")
     assert created.status_code == 201
     match_id = created.json()["id"]
-    assert a.get("/api/matches/").json()[0]["id"] == match_id
+    assert a.get("/api/matches/").json()["results"][0]["id"] == match_id
     joined = b.post(f"/api/matches/{match_id}/join/")
     assert joined.status_code == 200 and joined.json()["status"] == "active"
     detail = {u: c.get(f"/api/matches/{match_id}/").json() for u, c in (("alice", a), ("bob", b))}
@@ -66,7 +66,7 @@ def test_create_join_and_play_over_the_api(alice, bob):
         f"/api/matches/{match_id}/actions/", {"action": action, "version": snap["version"]}, format="json"
     )
     assert acted.status_code == 200 and acted.json()["version"] > snap["version"]
-    moves = client.get(f"/api/matches/{match_id}/moves/").json()
+    moves = client.get(f"/api/matches/{match_id}/moves/").json()["results"]
     assert action in [m["action"] for m in moves]
 
 
@@ -151,7 +151,7 @@ def test_chat_over_the_api(alice, bob):
     match_id = a.post("/api/matches/", {"game": "game-of-god", "players": 2}, format="json").json()["id"]
     assert a.post(f"/api/matches/{match_id}/chat/", {"text": "hello"}, format="json").status_code == 201
     assert a.post(f"/api/matches/{match_id}/chat/", {"text": "x" * 600}, format="json").status_code == 400
-    assert [m["text"] for m in APIClient().get(f"/api/matches/{match_id}/chat/").json()] == ["hello"]
+    assert [m["text"] for m in APIClient().get(f"/api/matches/{match_id}/chat/").json()["results"]] == ["hello"]
 
 
 def test_the_schema_and_docs_are_served(client):
@@ -214,7 +214,9 @@ def test_fifty_threads_sending_the_same_action_apply_it_exactly_once(alice, bob)
 def test_the_open_matches_of_a_game_the_site_does_not_have_are_none(alice):
     api_for(alice).post("/api/matches/", {"game": "territories", "players": 2, "speed": "untimed", "rated": False})
     client = APIClient()
-    assert [m["game"] for m in client.get("/api/matches/", {"game": "territories"}).json()] == ["territories"]
+    assert [m["game"] for m in client.get("/api/matches/", {"game": "territories"}).json()["results"]] == [
+        "territories"
+    ]
     for game in ["no-such-game", "terri\x00tories"]:  # PostgreSQL refuses a NUL byte in a text parameter
         response = client.get("/api/matches/", {"game": game})
-        assert response.status_code == 200 and response.json() == []
+        assert response.status_code == 200 and response.json()["results"] == []

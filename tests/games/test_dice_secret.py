@@ -45,7 +45,7 @@ def test_the_finished_matchs_move_list_replay_and_record_keep_the_card_masked(cl
     match = fresh(match.pk)
     assert match.status == Match.Status.FINISHED
 
-    moves = APIClient().get(f"/api/matches/{match.pk}/moves/").json()
+    moves = APIClient().get(f"/api/matches/{match.pk}/moves/").json()["results"]
     assert moves[1]["action"] == "card:?" and moves[1]["label"] == "A card is drawn"
     replay = client.get(f"/matches/{match.pk}/replay.json").content.decode()
     record = client.get(f"/matches/{match.pk}/record.json").content.decode()

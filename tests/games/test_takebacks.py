@@ -350,7 +350,7 @@ def test_the_move_list_and_the_downloaded_record_no_longer_show_a_move_taken_bac
     takeback_request(match_id=match.pk, user=users[seat], version=match.version)
     takeback_answer(match_id=match.pk, user=users[1 - seat], accept=True, version=match.version)
     kept = stored(fresh(match.pk))
-    listed = APIClient().get(f"/api/matches/{match.pk}/moves/").json()
+    listed = APIClient().get(f"/api/matches/{match.pk}/moves/").json()["results"]
     assert [(row["seat"], row["action"]) for row in listed] == kept
     while fresh(match.pk).status == Match.Status.ACTIVE:
         move(match.pk, users, rng)

@@ -1,0 +1,304 @@
+"""Finished matches leave as records anyone may read (the API's JSON, the text record of
+docs/RECORDS.md, NDJSON streams of many), and a text record comes back in only if it replays
+through the game's rules: the round trip gives every finished match back exactly."""
+
+import datetime
+import io
+import json
+import random
+import urllib.request
+from urllib.parse import quote
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.utils import timezone
+
+from games import exports, records, selectors, services
+from games.engines import get_game
+from games.models import Match
+from rankings.services import match_rate
+from tests.rankings.helpers import finished_match
+
+from .helpers import fresh, play_turn
+
+pytestmark = pytest.mark.django_db
+
+# Every game, at a number of players it allows: one match played to its end, one resigned
+# (with options other than the standard ones, where the game has them).
+GAMES = [("gp02a", 3), ("dice-territory", 3), ("territories", 2), ("chit-territory", 2), ("game-of-god", 2)]
+OPTIONS = {"gp02a": {"negotiation": True}, "chit-territory": {"mountains_rivers": True}, "game-of-god": {"pieces": 6}}
+
+
+def play_match(game, users, *, resign_after=None, seed=1, **kwargs) -> Match:
+    """A match of ``users`` (seat order) through the services, played with random legal moves
+    to its end, or for ``resign_after`` moves, when everyone but the last to move resigns."""
+    match = services.match_create(user=users[0], game=game, num_players=len(users), **kwargs)
+    for user in users[1:]:
+        services.match_join(match_id=match.pk, user=user, token=match.invite_token)
+    by_seat = {fresh(match.pk).seats.get(user=user).index: user for user in users}
+    rng = random.Random(seed)
+    played = 0
+    while play_turn(match.pk, by_seat, rng):
+        played += 1
+        if played == resign_after:
+            last = fresh(match.pk).to_move
+            for index in sorted(by_seat, key=lambda i: i == last):
+                if index != last:
+                    services.match_resign(match_id=match.pk, user=by_seat[index])
+            break
+    match = fresh(match.pk)
+    assert match.status == Match.Status.FINISHED
+    return match
+
+
+@pytest.fixture
+def players(make_user):
+    return [make_user(name) for name in ("ann", "ben", "cat")]
+
+
+@pytest.fixture
+def finished_matches(players):
+    matches: list[Match] = []
+    for game, count in GAMES:
+        matches.append(play_match(game, players[:count], seed=len(matches)))
+        options = OPTIONS.get(game, {})
+        matches.append(
+            play_match(game, players[:count], resign_after=7, seed=len(matches), rated=False, options=options)
+        )
+    for match in matches:
+        match_rate(match_id=match.pk)  # as the rating task does once a match is over
+    return matches
+
+
+def assert_reproduces(match: Match, record: records.Record, state) -> None:
+    """The record, replayed, is the match: game, options, seats, every public move, the
+    position reached, places, scores, how it ended, and the ratings."""
+    seats = list(match.seats.select_related("user").order_by("index"))
+    assert (record.game, record.num_players) == (match.game, match.num_players)
+    assert record.options == get_game(match.game).normalise_options(match.options, match.num_players)
+    public = [(row["seat"], row["action"]) for row in selectors.moves_json(match)]
+    assert record.moves == public and len(public) == match.moves.count()
+    assert state.view(None) == match.snapshot
+    assert [s.name for s in record.seats] == [s.user and s.user.username for s in seats]
+    assert record.places == [s.place for s in seats]
+    assert record.scores == [s.score for s in seats] == state.scores()
+    assert [s.quit for s in record.seats] == [
+        "resigned" if s.resigned else "timed out" if s.timed_out else "" for s in seats
+    ]
+    assert record.end == match.end_reason
+    changes: dict[int | None, tuple[float | None, float | None]] = {
+        c.user_id: (c.before, c.after) for c in match.rating_changes.all()
+    }
+    assert [(s.rating_before, s.rating_after) for s in record.seats] == [
+        changes.get(s.user_id, (None, None)) for s in seats
+    ]
+    assert record.headers["Match"] == str(match.pk)
+
+
+def test_every_finished_match_survives_the_round_trip_through_the_text_record(client, finished_matches, tmp_path):
+    finished = list(Match.objects.filter(status=Match.Status.FINISHED).order_by("pk"))
+    assert len(finished) == 2 * len(GAMES)
+    assert any(m.rating_changes.exists() for m in finished)  # ratings are in the round trip
+    texts = []
+    for match in finished:
+        exported = client.get(f"/api/matches/{match.pk}/export/").json()
+        downloaded = client.get(f"/matches/{match.pk}/record.tgr").content.decode()
+        assert downloaded == exported["record"]
+        record, state = records.read(exported["record"])
+        assert_reproduces(match, record, state)
+        texts.append(downloaded)
+    # The same records, one file, read back by the command.
+    path = tmp_path / "all.tgr"
+    path.write_text("; every finished match of the site\n\n" + "\n".join(texts))
+    call_command("import_record", str(path), stdout=(out := io.StringIO()))
+    assert f"{len(finished)} records replayed." in out.getvalue()
+
+
+def test_the_bulk_stream_holds_every_finished_public_match_once_and_each_line_round_trips(client, finished_matches):
+    response = client.get("/api/matches/export/")
+    assert response.status_code == 200 and response["Content-Type"] == "application/x-ndjson"
+    lines = b"".join(response.streaming_content).decode().splitlines()
+    exported = [json.loads(line) for line in lines]
+    assert [e["id"] for e in exported] == [m.pk for m in sorted(finished_matches, key=lambda m: m.finished_at)]
+    for line in exported:
+        match = Match.objects.get(pk=line["id"])
+        assert line == client.get(f"/api/matches/{match.pk}/export/").json()
+        assert_reproduces(match, *records.read(line["record"]))
+
+
+def test_a_secret_chance_outcome_stays_masked_in_every_export(client, finished_matches):
+    match = next(
+        m for m in finished_matches if m.game == "dice-territory" and not m.seats.filter(resigned=True).exists()
+    )
+    stored = list(match.moves.values_list("action", flat=True))
+    secret = next(a for a in stored if a.startswith("card:"))
+    assert secret != "card:?"
+    exported = client.get(f"/api/matches/{match.pk}/export/").json()
+    assert "card:?" in [m["action"] for m in exported["moves"]] and "\n* card:?\n" in exported["record"]
+    streamed = b"".join(client.get("/api/matches/export/?game=dice-territory").streaming_content).decode()
+    for text in (json.dumps(exported), exported["record"], streamed):
+        assert secret not in text
+
+
+def _stream(client, url) -> list[int]:
+    response = client.get(url)
+    assert response.status_code == 200, response.content
+    return [json.loads(line)["id"] for line in b"".join(response.streaming_content).decode().splitlines()]
+
+
+def test_the_streams_filter_by_player_game_and_date(client, players, make_user):
+    dave = make_user("dave")
+    ours = play_match("territories", players[:2], resign_after=3)
+    theirs = play_match("territories", [players[2], dave], resign_after=3)
+    other_game = play_match("game-of-god", players[:2], resign_after=3)
+    Match.objects.filter(pk=ours.pk).update(finished_at=timezone.now() - datetime.timedelta(days=10))
+    assert _stream(client, "/api/players/ann/matches/export/") == [ours.pk, other_game.pk]
+    assert _stream(client, "/api/players/DAVE/matches/export/") == [theirs.pk]
+    assert _stream(client, "/api/matches/export/?game=territories") == [ours.pk, theirs.pk]
+    since = (timezone.now() - datetime.timedelta(days=2)).date().isoformat()
+    assert _stream(client, f"/api/matches/export/?game=territories&since={since}") == [theirs.pk]
+    assert _stream(client, f"/api/players/ann/matches/export/?until={since}") == [ours.pk]
+    moment = quote(timezone.now().isoformat())  # a date and time, to the microsecond
+    assert _stream(client, f"/api/matches/export/?since={moment}") == []
+
+
+def test_the_streams_hold_no_match_being_played_nor_an_invite_only_one(client, players):
+    private = play_match("territories", players[:2], resign_after=3, visibility="invite")
+    running = services.match_create(user=players[0], game="territories", num_players=2)
+    services.match_join(match_id=running.pk, user=players[1])
+    assert _stream(client, "/api/matches/export/") == []
+    assert _stream(client, "/api/players/ann/matches/export/") == []
+    assert client.get(f"/api/matches/{running.pk}/export/").status_code == 404
+    assert client.get(f"/api/matches/{private.pk}/export/").status_code == 404
+    invited = client.get(f"/api/matches/{private.pk}/export/?token={private.invite_token}")
+    assert invited.status_code == 200 and invited.json()["id"] == private.pk
+
+
+@pytest.mark.parametrize(
+    "query, message",
+    [("since=yesterday", "since is a date"), ("until=2026-13-40", "until is a date"), ("game=chess", "no game")],
+)
+def test_a_stream_with_a_bad_filter_is_refused_with_a_clear_error(client, query, message):
+    response = client.get(f"/api/matches/export/?{query}")
+    assert response.status_code == 400 and message in response.json()["message"]
+    assert client.get("/api/players/nobody/matches/export/").status_code == 404
+
+
+# -- the importer refuses what does not replay --------------------------------------------
+
+
+@pytest.fixture
+def record_text(players):
+    match = play_match("territories", players[:2], resign_after=6)
+    return records.write(records.Record(**_fields(match)))
+
+
+def _fields(match):
+    record = exports.match_record(match)
+    return {
+        k: getattr(record, k)
+        for k in ("game", "num_players", "options", "seats", "moves", "places", "scores", "end", "headers")
+    }
+
+
+def _line_of(text, start):
+    return next(n for n, line in enumerate(text.splitlines(), start=1) if line.startswith(start))
+
+
+def test_a_record_with_an_illegal_move_is_refused_naming_its_line(record_text):
+    lines = record_text.splitlines()
+    number = next(n for n, line in enumerate(lines, start=1) if line.startswith("1 farm:"))
+    lines[number - 1] = "1 farm:z99"
+    with pytest.raises(records.RecordError) as refused:
+        records.read("\n".join(lines))
+    assert refused.value.line == number
+    assert f"line {number}: 'farm:z99' is not a legal move for seat 1" in str(refused.value)
+
+
+def test_a_move_by_the_wrong_seat_is_refused_naming_its_line(record_text):
+    number = _line_of(record_text, "2 ")
+    lines = record_text.splitlines()
+    lines[number - 1] = "1" + lines[number - 1][1:]
+    with pytest.raises(records.RecordError, match=rf"^line {number}: seat 1 plays .* but it is seat 2's turn"):
+        records.read("\n".join(lines))
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda t: t.replace('[Scores "', '[Scores "1'), "The moves give the scores"),
+        (lambda t: t.replace('[Game "territories"]', '[Game "chess"]'), "line 2: No game is called 'chess'"),
+        (lambda t: t.replace('[Players "2"]', '[Players "5"]'), "line 3: Territories is played by 2 players"),
+        (lambda t: t.replace('[Format "TGR 1"]\n', ""), "The record has no Format header"),
+        (lambda t: t + '[Seat1 "x"]\n', "is not a header (headers come before the blank line"),
+        (lambda t: t + "farm:a1\n", "'farm:a1' is not a move: write the seat"),
+        (lambda t: t.replace('[Result "', '[Result "9 '), "Result needs 2 values"),
+        (lambda t: t.replace('[Players "2"]', '[Players "2"]\n[Option.nothing "yes"]'), "has no option nothing"),
+    ],
+)
+def test_a_record_that_does_not_read_or_replay_is_refused(record_text, change, message):
+    with pytest.raises(records.RecordError, match=message.replace("(", r"\(")):
+        records.read(change(record_text))
+
+
+def test_the_command_refuses_a_record_that_does_not_replay_naming_the_line_in_the_file(record_text, tmp_path):
+    lines = record_text.splitlines()
+    number = _line_of(record_text, "1 farm:")
+    lines[number - 1] = "1 farm:z99"
+    bad = "\n".join(lines) + "\n"
+    path = tmp_path / "two.tgr"
+    path.write_text(record_text + "\n" + bad)
+    offset = len((record_text + "\n").splitlines())
+    with pytest.raises(CommandError, match=rf"two.tgr, line {number + offset}: 'farm:z99' is not a legal move"):
+        call_command("import_record", str(path), stdout=io.StringIO())
+
+
+def test_the_command_prints_each_replayed_records_result(record_text, tmp_path):
+    path = tmp_path / "one.tgr"
+    path.write_text(record_text)
+    out = io.StringIO()
+    call_command("import_record", str(path), stdout=out)
+    assert "Territories, match" in out.getvalue() and "resignation" in out.getvalue()
+    assert "1 record replayed." in out.getvalue()
+
+
+def test_a_record_written_by_hand_with_comments_and_defaults_replays(players):
+    state = get_game("territories").new_state(2)
+    moves = []
+    rng = random.Random(5)
+    while not state.is_terminal():
+        seat = state.current_player()
+        action = rng.choice(state.legal_actions()) if seat >= 0 else state.chance_outcomes()[0][0]
+        moves.append(("*" if seat < 0 else str(seat + 1)) + " " + action)
+        state.apply(action)
+    text = '; a friendly game\n[Format "TGR 1"]\n[Game "territories"]\n[Players "2"]\n[Seat1 "A \\"the first\\""]\n\n'
+    record, replayed = records.read(text + "\n".join(moves) + "\n")
+    assert record.seats[0].name == 'A "the first"' and record.seats[1].name is None
+    assert replayed.scores() == state.scores() and record.options == get_game("territories").normalise_options({}, 2)
+
+
+def _results(count: int, users) -> list[int]:
+    """``count`` finished public matches, a minute apart (results made directly, no moves)."""
+    start = timezone.now() - datetime.timedelta(days=1)
+    return [
+        finished_match(users, [1, 2], game="territories", finished_at=start + datetime.timedelta(minutes=i)).pk
+        for i in range(count)
+    ]
+
+
+@pytest.mark.parametrize("count", [0, 1, exports.CHUNK, 2 * exports.CHUNK + 1])
+def test_a_stream_holds_every_match_across_its_chunks(client, players, count):
+    ids = _results(count, players[:2])
+    assert _stream(client, "/api/matches/export/") == ids
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_served_stream_is_read_line_by_line_over_http(asgi_server, make_user):
+    ids = _results(exports.CHUNK + 5, [make_user("ann"), make_user("ben")])
+    request = urllib.request.Request(f"{asgi_server}/api/matches/export/", headers={"Accept": "application/x-ndjson"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.headers["Content-Type"] == "application/x-ndjson"
+        assert response.headers.get("Transfer-Encoding") == "chunked"  # streamed, no length known ahead
+        lines = [json.loads(line) for line in response]
+    assert [line["id"] for line in lines] == ids
+    assert all(line["record"].startswith('[Format "TGR 1"]') for line in lines)
