@@ -55,12 +55,25 @@ async def _answer(ws):
             return frame
 
 
-async def test_moves_over_the_sockets_are_stored_exactly_as_the_engine_plays_them(alice, bob, patch_auth):  # noqa: F811
+async def _seated(auth, alice, bob):
+    """A Game of God match of alice and bob, each with a socket on it that has its snapshot."""
     match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
     sockets = {}
     for user in (alice, bob):
-        sockets[user.pk], _, _ = await open_socket(patch_auth, match.pk, user)
+        sockets[user.pk], _, _ = await open_socket(auth, match.pk, user)
         await receive(sockets[user.pk], "snapshot")
+    return match, sockets
+
+
+async def _play_first_move(match, sockets, alice, bob):
+    """The player to move plays over their socket, here: this process now holds the room."""
+    mover, _ = _players(match, alice, bob)
+    await _act(sockets[mover.pk], (await _legal(match))[0], match.version)
+    assert (await _answer(sockets[mover.pk]))["type"] == "ack"
+
+
+async def test_moves_over_the_sockets_are_stored_exactly_as_the_engine_plays_them(alice, bob, patch_auth):  # noqa: F811
+    match, sockets = await _seated(patch_auth, alice, bob)
     for _ in range(12):
         match = await sync_to_async(fresh)(match.pk)
         mover, _ = _players(match, alice, bob)
@@ -81,14 +94,8 @@ async def test_a_move_made_elsewhere_reaches_the_room_by_its_update_and_no_read_
     patch_auth,  # noqa: F811
     monkeypatch,
 ):
-    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
-    sockets = {}
-    for user in (alice, bob):
-        sockets[user.pk], _, _ = await open_socket(patch_auth, match.pk, user)
-        await receive(sockets[user.pk], "snapshot")
-    mover, _ = _players(match, alice, bob)
-    await _act(sockets[mover.pk], (await _legal(match))[0], match.version)
-    assert (await _answer(sockets[mover.pk]))["type"] == "ack"
+    match, sockets = await _seated(patch_auth, alice, bob)
+    await _play_first_move(match, sockets, alice, bob)
     # The player now to move plays through another way in (the REST API, another process):
     # this process learns it from the update only.
     match = await sync_to_async(fresh)(match.pk)
@@ -116,14 +123,8 @@ async def test_a_room_that_missed_an_update_writes_nothing_and_the_player_gets_t
     patch_auth,  # noqa: F811
     monkeypatch,
 ):
-    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
-    sockets = {}
-    for user in (alice, bob):
-        sockets[user.pk], _, _ = await open_socket(patch_auth, match.pk, user)
-        await receive(sockets[user.pk], "snapshot")
-    mover, _ = _players(match, alice, bob)
-    await _act(sockets[mover.pk], (await _legal(match))[0], match.version)
-    assert (await _answer(sockets[mover.pk]))["type"] == "ack"
+    match, sockets = await _seated(patch_auth, alice, bob)
+    await _play_first_move(match, sockets, alice, bob)
     # The player now to move plays in another process, whose update never arrives here.
     match = await sync_to_async(fresh)(match.pk)
     mover, _ = _players(match, alice, bob)
@@ -203,11 +204,7 @@ async def test_the_move_that_ends_the_game_is_scored_on_the_locked_path_and_the_
     monkeypatch,
 ):
     monkeypatch.setattr(MatchConsumer, "max_frames_per_second", 10_000)  # a whole game, played fast
-    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
-    sockets = {}
-    for user in (alice, bob):
-        sockets[user.pk], _, _ = await open_socket(patch_auth, match.pk, user)
-        await receive(sockets[user.pk], "snapshot")
+    match, sockets = await _seated(patch_auth, alice, bob)
     for _ in range(2000):
         match = await sync_to_async(fresh)(match.pk)
         if match.status != match.Status.ACTIVE:
@@ -261,14 +258,9 @@ async def test_a_match_ended_elsewhere_refuses_the_next_move_here_as_finished(
     bob,
     patch_auth,  # noqa: F811
 ):
-    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
-    sockets = {}
-    for user in (alice, bob):
-        sockets[user.pk], _, _ = await open_socket(patch_auth, match.pk, user)
-        await receive(sockets[user.pk], "snapshot")
+    match, sockets = await _seated(patch_auth, alice, bob)
     mover, other = _players(match, alice, bob)
-    await _act(sockets[mover.pk], (await _legal(match))[0], match.version)
-    assert (await _answer(sockets[mover.pk]))["type"] == "ack"
+    await _play_first_move(match, sockets, alice, bob)
     # The other player resigns through another way in (the REST API, another process).
     await sync_to_async(services.match_resign)(match_id=match.pk, user=other)
     while (await receive(sockets[mover.pk], "snapshot"))["status"] != "finished":
