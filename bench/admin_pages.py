@@ -29,6 +29,7 @@ import statistics
 import time
 from pathlib import Path
 
+from bench.databases import create_database, setup_django
 from bench.report import machine, write_section
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,25 +37,6 @@ DOC = ROOT / "docs" / "BENCHMARKS.md"
 TARGET_MS = 200.0
 PEOPLE = 500
 BATCH = 5000
-
-
-def setup_django() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
-    os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
-    os.environ["DEBUG"] = "false"  # timings as served, without the query log
-    import django
-
-    django.setup()
-
-
-def create_database() -> tuple[str, str]:
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        raise SystemExit("bench.admin_pages needs PostgreSQL: set DATABASE_URL to a postgres:// address")
-    connection.settings_dict["TEST"]["NAME"] = "portal_bench_admin"
-    old = connection.settings_dict["NAME"]
-    return old, connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
 
 
 def populate(matches: int, seed: int = 2026) -> None:
@@ -233,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
 
     info = machine()
     load_start = os.getloadavg()[0]
-    old_name, name = create_database()
+    old_name, name = create_database("portal_bench_admin", "bench.admin_pages")
     with connection.cursor() as cursor:
         cursor.execute("SHOW server_version")
         database = "PostgreSQL " + cursor.fetchone()[0].split()[0]

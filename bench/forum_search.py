@@ -43,6 +43,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlencode
 
+from bench.databases import create_database, setup_django
 from bench.rankings import analyze, median_ms
 from bench.report import machine, write_section
 
@@ -53,25 +54,6 @@ POSTS_PER_TOPIC = 40
 BATCH = 2000
 BEFORE_TIMEOUT_S = 60
 SEARCHERS = 8
-
-
-def setup_django() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
-    os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
-    os.environ["DEBUG"] = "false"  # timings as served, without the query log
-    import django
-
-    django.setup()
-
-
-def create_database() -> tuple[str, str]:
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        raise SystemExit("bench.forum_search needs PostgreSQL: set DATABASE_URL to a postgres:// address")
-    connection.settings_dict["TEST"]["NAME"] = "portal_bench_search"
-    old = connection.settings_dict["NAME"]
-    return old, connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
 
 
 def vocabulary(seed: int) -> list[str]:
@@ -317,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     ratelimits.SEARCH_RATE = "1000000/m"
     info = machine()
     load_start = os.getloadavg()[0]
-    old_name, name = create_database()
+    old_name, name = create_database("portal_bench_search", "bench.forum_search")
     with connection.cursor() as cursor:
         cursor.execute("SHOW server_version")
         database = "PostgreSQL " + cursor.fetchone()[0].split()[0]

@@ -76,7 +76,6 @@ import random
 import secrets
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -88,6 +87,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.report import machine, write_section
+from bench.servers import UvicornServer, group_cpu_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "BENCHMARKS.md"
@@ -209,84 +209,16 @@ def redis_client():
     return redis.Redis.from_url(REDIS_URL, socket_timeout=10)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def http_status(port: int, path: str, timeout: float = 2.0) -> int | None:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
-            head = s.recv(64)
-        return int(head.split(b" ", 2)[1])
-    except (OSError, ValueError, IndexError):
-        return None
-
-
 SERVER_GROUPS: dict[int, int] = {}  # port -> the process group of the server listening on it
 
 
-def group_cpu_seconds(pgid: int) -> float:
-    """User and system CPU time of every process of the group ``pgid`` so far (Linux /proc)."""
-    ticks = 0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid:  # pgrp, after state and ppid
-            ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
-
-
-class Server:
-    """``uvicorn <app> --workers W`` in its own process group, logging to a file; run from
-    ``cwd`` (the working tree unless told), so the app is the one in that folder."""
+class Server(UvicornServer):
+    """The bench's environment, its log named after ``name`` in ``logs``; run from ``cwd``
+    (the working tree unless told), so the app is the one in that folder."""
 
     def __init__(self, app: str, workers: int, logs: Path, name: str, cwd: Path = ROOT):
-        self.app, self.workers, self.name = app, workers, name
-        self.port = free_port()
-        self.log_path = logs / f"{name}.log"
-        self.log = open(self.log_path, "ab")  # noqa: SIM115 (closed in stop)
-        command = [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(self.port)]
-        command += ["--workers", str(workers), "--log-level", "warning"]
-        self.proc = subprocess.Popen(
-            command, cwd=cwd, env=server_env(), stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
-        )
+        super().__init__(app, workers, log_path=logs / f"{name}.log", env=server_env(), cwd=cwd, name=name)
         SERVER_GROUPS[self.port] = self.proc.pid
-
-    def wait_ready(self, timeout: float = 90.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.name} exited with {self.proc.returncode}; see {self.log_path}")
-            if http_status(self.port, "/healthz") == 200:
-                # Every worker imports the app on its own: give the others time to catch up.
-                if self.workers > 1:
-                    time.sleep(2.0)
-                return
-            time.sleep(0.2)
-        raise RuntimeError(f"{self.name} did not answer within {timeout:.0f} s; see {self.log_path}")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=10)
-        # Workers left behind by a supervisor that died first.
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.log.close()
 
 
 def log_problems(logs: Path) -> dict[str, int]:

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.report import machine, write_section
+from bench.servers import UvicornServer
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "BENCHMARKS.md"
@@ -271,76 +272,11 @@ class Env:
         return env
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def http_status(port: int, path: str) -> int | None:
-    import socket
-
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=2) as s:
-            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
-            return int(s.recv(64).split(b" ", 2)[1])
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-class Server:
-    """``uvicorn APP --workers W`` from ``cwd``, in its own process group, logging to a file."""
+class Server(UvicornServer):
+    """``uvicorn APP --workers W`` from ``cwd``, in its own process group, logging to ``log``."""
 
     def __init__(self, app: str, workers: int, cwd: Path, env: dict, log: Path):
-        self.port = free_port()
-        self.log_path = log
-        self.log = open(log, "ab")  # noqa: SIM115 (closed in stop)
-        command = [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(self.port)]
-        command += ["--workers", str(workers), "--log-level", "warning", "--no-access-log"]
-        self.proc = subprocess.Popen(
-            command, cwd=cwd, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-        self.workers = workers
-
-    def wait_ready(self, timeout: float = 90.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"exited with {self.proc.returncode}; see {self.log_path}")
-            if http_status(self.port, "/healthz") == 200:
-                time.sleep(2.0 if self.workers > 1 else 0.2)  # every worker imports the app
-                return
-            time.sleep(0.2)
-        raise RuntimeError(f"no answer within {timeout:.0f} s; see {self.log_path}")
-
-    def cpu_seconds(self) -> float:
-        """CPU time (user + system) used so far by the server's processes (its process group)."""
-        ticks = os.sysconf("SC_CLK_TCK")
-        total = 0
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                fields = stat.read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[2]) == self.proc.pid:  # the process group (fields[2] is pgrp)
-                total += int(fields[11]) + int(fields[12])
-        return total / ticks
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=10)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.log.close()
+        super().__init__(app, workers, log_path=log, env=env, cwd=cwd, extra_args=["--no-access-log"])
 
 
 def prepare_database(env: Env, players: int, finished: int) -> str:

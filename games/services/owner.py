@@ -248,4 +248,5 @@ def advance(event: MatchUpdated) -> None:
     match.version = event["version"]
     match.to_move = event["to_move"]
     match.deadline = datetime.fromisoformat(catch_up["deadline"]) if catch_up["deadline"] else None
-    match.snapshot = room.state.view(None)
+    # ``match.snapshot`` stays as it was: only this room's own next write reads it, after
+    # setting it from the state it writes.

@@ -10,18 +10,17 @@ once. Everything is bounded in time."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 import redis
 from django.conf import settings
 from django.db import connections, transaction
 
-from games import services, tasks
+from games import tasks
 from games.models import Match
-from tests.conftest import drain_worker, wait_for
+from tests.conftest import wait_for
 
-from .helpers import fresh, play_turn
+from .helpers import fresh
+from .test_bot_queue import answered, bot_to_move
 from .test_redis_outage import WAIT, redis_server, worker
 
 pytestmark = [
@@ -35,28 +34,6 @@ NAME = "hung-broker-worker"
 PRODUCTION_POOL = ("prefork", "--concurrency", "2")  # as `make worker` runs it
 # What the worker says when it finds its broker gone (celery.worker.consumer).
 LOST = "Connection to broker lost"
-
-
-def bot_to_move(user, monkeypatch) -> Match:
-    """A match of ``user`` against the random bot, the bot to move, its turn not queued."""
-    match = services.match_create(user=user, game="game-of-god", num_players=2)
-    services.match_seat_bot(match_id=match.pk, user=user, bot="random")
-    wait_for(lambda: fresh(match.pk).to_move is not None, message="somebody to move")
-    drain_worker()
-    with monkeypatch.context() as patch:
-        patch.setattr(tasks, "schedule_bot", lambda match_id, version: None)
-        match = fresh(match.pk)
-        while match.to_move == 0:
-            play_turn(match.pk, {0: user}, random.Random(4))
-            match = fresh(match.pk)
-    assert match.to_move == 1
-    return match
-
-
-def answered(match: Match) -> bool:
-    """The bot of ``match`` (as it was when its turn came) has played its turn."""
-    now = fresh(match.pk)
-    return now.version > match.version and (now.to_move == 0 or now.is_over)
 
 
 def played_once(match: Match, moves_before: int) -> None:
