@@ -146,9 +146,15 @@ def test_the_bot_queue_depth_and_a_bots_think_time_are_reported(alice, metrics_o
     before = scrape()
     assert ("portal_bot_queue_depth", ()) in before
     match = services.match_create_against_bots(user=alice, bot="random", game="game-of-god", num_players=2)
-    play_turn(match.pk, {0: alice}, random.Random(1))  # when the person starts; else the bot does
-    drain_worker()  # the bot has thought and moved
-    wait_for(lambda: Move.objects.filter(match=match, seat=1).exists(), message="the bot's move")
+    rng = random.Random(1)
+
+    def the_bot_has_moved() -> bool:
+        # The dice may give the person turn after turn before the bot's first.
+        play_turn(match.pk, {0: alice}, rng)
+        drain_worker()
+        return Move.objects.filter(match=match, seat=1).exists()
+
+    wait_for(the_bot_has_moved, message="the bot's move")
     thought = "portal_bot_think_seconds_count"
     assert value(scrape(), thought, bot="random") > value(before, thought, bot="random")
 
