@@ -157,7 +157,7 @@ class MatchConsumer(JsonSocket):
         rather than after a trip through the channel layer (the group's copy is then
         skipped as already sent). Text the service built already: no query."""
         for group, message in outbox.messages:
-            if group != self.group or message.get("type") != MATCH_UPDATED or not message.get("seats"):
+            if group != match_group(self.match_id) or message.get("type") != MATCH_UPDATED:
                 continue
             seat = message["players"].get(self.user_key)
             if seat is not None and message["seats"][seat] is not None and message["version"] > self.sent_version:
@@ -177,7 +177,7 @@ class MatchConsumer(JsonSocket):
             before = (catch_up["from_version"], catch_up["from_moves"])
             state_cache.advance(int(self.match_id), *before, event["version"], catch_up["actions"])
         seat = event["players"].get(self.user_key) if self.user_key else None
-        if seat is not None and not event["seats"]:
+        if seat is not None and self.group != match_players_group(self.match_id):
             # Seated since this socket joined the spectators (a seat taken in another tab):
             # from now on it listens with the players, starting from a fresh snapshot.
             await self.leave(self.group)

@@ -1,26 +1,25 @@
 """Channel-layer group names: the one place they are spelled.
 
-A match has two groups: the sockets of people who hold (or held) a seat, and everyone else's.
-Every message goes to the players' group first, so a crowd of spectators never stands
-between a move and the opponent who must answer it.
+A match's sockets listen in one group of two tiers: the sockets of people who hold (or held) a
+seat in ``match-N-players``, everyone else's in ``match-N``. A message sent to the match reaches
+both, the players' sockets first in each process (``live.layer``), so a crowd of spectators
+never stands between a move and the opponent who must answer it.
 """
 
 from __future__ import annotations
 
+# A group's name with this ending is the first tier of the group named without it.
+FIRST_TIER = "-players"
+
 
 def match_group(match_id: int) -> str:
-    """The spectators' sockets of a match."""
+    """Every socket of a match: listening here, the spectators'; sending here, to all."""
     return f"match-{match_id}"
 
 
 def match_players_group(match_id: int) -> str:
-    """The sockets of the people seated in a match."""
-    return f"match-{match_id}-players"
-
-
-def match_groups(match_id: int) -> tuple[str, str]:
-    """Both groups of a match, in the order messages are sent."""
-    return match_players_group(match_id), match_group(match_id)
+    """The sockets of the people seated in a match, served before the spectators."""
+    return f"match-{match_id}{FIRST_TIER}"
 
 
 def user_group(user_id: int) -> str:

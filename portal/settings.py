@@ -229,7 +229,7 @@ if REDIS_URL:
     _RETRY_ON = (_RedisConnectionError,)
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "live.layer.TieredRedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {
@@ -271,7 +271,7 @@ if REDIS_URL:
     }
     CELERY_TASK_PUBLISH_RETRY = False
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "live.layer.TieredInMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://"
     CELERY_TASK_ALWAYS_EAGER = True

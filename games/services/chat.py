@@ -8,7 +8,7 @@ from django.utils import timezone
 
 import live
 from live.events import CHAT_HIDDEN, CHAT_MESSAGE, ChatHidden, ChatPosted
-from live.groups import match_groups
+from live.groups import match_group
 from portal.rate_limits import Rate, SlidingWindow
 
 from ..models import ChatMessage, Match, ModerationLog
@@ -94,16 +94,14 @@ def chat_hide(*, message_id: int, moderator, hidden: bool = True) -> bool:
         if hidden:
             outbox = live.Outbox()
             event: ChatHidden = {"type": CHAT_HIDDEN, "id": message.pk}
-            for group in match_groups(message.match_id):
-                outbox.send_on_commit(group, event)
+            outbox.send_on_commit(match_group(message.match_id), event)
             live.publish_on_commit(outbox)
     return True
 
 
 def _send(message: ChatMessage, outbox: live.Outbox) -> None:
     event: ChatPosted = {"type": CHAT_MESSAGE, "message": chat_json(message)}
-    for group in match_groups(message.match_id):
-        outbox.send_on_commit(group, event)
+    outbox.send_on_commit(match_group(message.match_id), event)
 
 
 def match_broadcast(match_id: int, event: dict) -> None:
@@ -111,6 +109,5 @@ def match_broadcast(match_id: int, event: dict) -> None:
     once the transaction commits: for news about the match other than a new version (a rematch
     offered). Each socket's consumer handles the type."""
     outbox = live.Outbox()
-    for group in match_groups(match_id):
-        outbox.send_on_commit(group, event)
+    outbox.send_on_commit(match_group(match_id), event)
     live.publish_on_commit(outbox)

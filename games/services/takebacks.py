@@ -37,7 +37,7 @@ from django.utils import timezone
 
 import live
 from live.events import MATCH_TAKEBACK, TakebackChanged
-from live.groups import match_groups
+from live.groups import match_group
 from portal.rate_limits import Rate, SlidingWindow
 
 from .. import state_cache
@@ -99,8 +99,7 @@ def _first_taken_back(match: Match, seat: int) -> int:
 def _announce(match: Match, outbox: live.Outbox) -> None:
     """Tell every socket of the match what the request stands at (public to all)."""
     event: TakebackChanged = {"type": MATCH_TAKEBACK, "version": match.version, "takeback": takeback_json(match)}
-    for group in match_groups(match.pk):
-        outbox.send_on_commit(group, event)
+    outbox.send_on_commit(match_group(match.pk), event)
 
 
 def _store(match: Match, request: dict | None) -> None:

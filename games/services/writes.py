@@ -25,7 +25,7 @@ from django.utils import timezone
 
 import live
 from live.events import MATCH_UPDATED, CatchUp, MatchUpdated
-from live.groups import match_group, match_players_group
+from live.groups import match_group
 from portal.errors import ServiceError
 
 from .. import signals, state_cache
@@ -307,10 +307,9 @@ def update_event(
 
 
 def send_update(outbox: live.Outbox, event: MatchUpdated) -> None:
-    """The players' group gets every audience's text (a player who left watches as a
-    spectator); the spectators' only theirs."""
-    outbox.send(match_players_group(event["match_id"]), event)
-    outbox.send(match_group(event["match_id"]), {**event, "seats": []})
+    """One message to every socket of the match, with every audience's text: each socket
+    forwards its own (``live.layer`` serves the players' sockets first)."""
+    outbox.send(match_group(event["match_id"]), event)
 
 
 def final_places(state, seats: list[Seat]) -> list[int]:

@@ -1,0 +1,118 @@
+"""The channel layers: Channels' own, with a match's sockets reached by one message, players first.
+
+A match's sockets listen in two tiers of one group (``live.groups``): its players in
+``match-N-players``, everyone else in ``match-N``. A message sent to the match (to either name)
+is published once and reaches both tiers: in each process, the players' sockets first, then
+the spectators'. So a move costs one Redis publish, however many watch it, and a crowd of
+spectators never stands between a move and the opponent who must answer it.
+
+``TieredRedisPubSubChannelLayer`` is channels-redis' pub/sub layer with two changes on the
+receiving side of a group's message: it is decoded once per process, not once per socket
+(every socket of the process gets the same dict: handlers read a message, never change it),
+and it is handed to the first tier's sockets before the others. ``TieredInMemoryChannelLayer``
+gives the embedded default (one process, no Redis) the same delivery.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from channels.layers import InMemoryChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
+from channels_redis.utils import _wrap_close  # noqa: PLC2701 -- as channels-redis closes its own loop layers
+
+from .groups import FIRST_TIER
+
+
+def group_of(name: str) -> tuple[str, int]:
+    """The group a name belongs to, and its tier there (0: served first, 1: the others)."""
+    if name.endswith(FIRST_TIER):
+        return name[: -len(FIRST_TIER)], 0
+    return name, 1
+
+
+class TieredInMemoryChannelLayer(InMemoryChannelLayer):
+    async def group_send(self, group: str, message: dict) -> None:
+        base, _ = group_of(group)
+        await super().group_send(base + FIRST_TIER, message)
+        await super().group_send(base, message)
+
+
+class TieredRedisPubSubChannelLayer(RedisPubSubChannelLayer):
+    def deserialize(self, message: Any) -> Any:
+        """A group's message reaches a socket's queue decoded already (``_Shard``)."""
+        if isinstance(message, dict):
+            return message
+        return super().deserialize(message)
+
+    def _get_layer(self) -> RedisPubSubLoopLayer:
+        # As channels-redis' own, with a layer of ours for each event loop.
+        loop = asyncio.get_running_loop()
+        layer = self._layers.get(loop)
+        if layer is None:
+            layer = self._layers[loop] = _LoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            _wrap_close(self, loop)
+        return layer
+
+
+class _LoopLayer(RedisPubSubLoopLayer):
+    """Group membership by tier: Redis channel name -> (first tier, the others), each a dict
+    used as an ordered set of this process's channel names."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._tiers: dict[str, tuple[dict[str, None], dict[str, None]]] = {}
+        self._shards = [_Shard(shard.host, self) for shard in self._shards]
+
+    async def group_add(self, group: str, channel: str) -> None:
+        if channel not in self.channels:
+            raise RuntimeError(f"Only a channel of this process can join a group ({group!r}).")
+        base, tier = group_of(group)
+        redis_channel = self._get_group_channel_name(base)
+        tiers = self._tiers.setdefault(redis_channel, ({}, {}))
+        tiers[tier][channel] = None
+        await self._get_shard(redis_channel).subscribe(redis_channel)
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        base, tier = group_of(group)
+        redis_channel = self._get_group_channel_name(base)
+        tiers = self._tiers.get(redis_channel)
+        if tiers is None or channel not in tiers[tier]:
+            return
+        del tiers[tier][channel]
+        if not tiers[0] and not tiers[1]:
+            del self._tiers[redis_channel]
+            await self._get_shard(redis_channel).unsubscribe(redis_channel)
+
+    async def group_send(self, group: str, message: dict) -> None:
+        base, _ = group_of(group)
+        redis_channel = self._get_group_channel_name(base)
+        await self._get_shard(redis_channel).publish(redis_channel, self.channel_layer.serialize(message))
+
+    async def flush(self) -> None:
+        self._tiers = {}
+        await super().flush()
+
+
+class _Shard(RedisSingleShardConnection):
+    def _receive_message(self, message: dict | None) -> None:
+        if message is None:
+            return
+        name = message["channel"]
+        if isinstance(name, bytes):
+            name = name.decode()
+        layer: _LoopLayer = self.channel_layer
+        queue = layer.channels.get(name)
+        if queue is not None:  # a socket's own channel
+            queue.put_nowait(message["data"])
+            return
+        tiers = layer._tiers.get(name)
+        if tiers is None:
+            return
+        decoded = layer.channel_layer.deserialize(message["data"])
+        for tier in tiers:
+            for channel in tier:
+                queue = layer.channels.get(channel)
+                if queue is not None:
+                    queue.put_nowait(decoded)
