@@ -63,7 +63,7 @@ class _LoopLayer(RedisPubSubLoopLayer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._tiers: dict[str, tuple[dict[str, None], dict[str, None]]] = {}
-        self._shards = [_Shard(shard.host, self) for shard in self._shards]
+        self._shards: list[RedisSingleShardConnection] = [_Shard(shard.host, self) for shard in self._shards]
 
     async def group_add(self, group: str, channel: str) -> None:
         if channel not in self.channels:
