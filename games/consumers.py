@@ -5,7 +5,9 @@ Client -> server frames: {"type": "act", "action": str, "version": int},
 the latest version), {"type": "chat", "text": str}, {"type": "ping"},
 {"type": "takeback_request", "version": int} and {"type": "takeback_answer", "accept": bool,
 "version": int} (casual matches: ``games.services.takebacks``).
-Server -> client: {"type": "snapshot", ...payload}, {"type": "ack", "version": int},
+Server -> client: {"type": "snapshot", ...payload}, whose "ack": int (the new version) tells the
+mover that the update is their own move's, accepted; {"type": "ack", "version": int} when no
+update of theirs can carry it;
 {"type": "error", "code": str, "message": str}, {"type": "chat", "message": {...}},
 {"type": "chat_hidden", "id": int} (a moderator hid that message), {"type": "pong"},
 {"type": "takeback", "version": int, "takeback": {...} | null} (a request asked or answered; once
@@ -140,9 +142,9 @@ class MatchConsumer(JsonSocket):
 
     async def _answer(self, result, error: ServiceError | None, outbox: live.Outbox, *, ack: bool) -> None:
         if error is None:
-            await self._send_own_update(outbox)
-            if ack:
-                await self.send_json({"type": "ack", "version": result.match.version})
+            version = result.match.version if ack else None
+            if not await self._send_own_update(outbox, ack=version) and version is not None:
+                await self.send_json({"type": "ack", "version": version})
         else:
             await self.send_error(error.code, error.message)
         if not await live.publish(outbox):
@@ -152,17 +154,23 @@ class MatchConsumer(JsonSocket):
         elif error is not None and error.code in ("stale", "finished"):
             await self.send_snapshot(force=True)
 
-    async def _send_own_update(self, outbox: live.Outbox) -> None:
+    async def _send_own_update(self, outbox: live.Outbox, *, ack: int | None = None) -> bool:
         """The mover's page draws its move from the update its move made, sent here at once
         rather than after a trip through the channel layer (the group's copy is then
-        skipped as already sent). Text the service built already: no query."""
+        skipped as already sent). Text the service built already: no query. The update of
+        version ``ack`` carries the ack (``"ack": version``): whether one did."""
+        acked = False
         for group, message in outbox.messages:
             if group != match_group(self.match_id) or message.get("type") != MATCH_UPDATED:
                 continue
             seat = message["players"].get(self.user_key)
-            if seat is not None and message["seats"][seat] is not None and message["version"] > self.sent_version:
+            text = message["seats"][seat] if seat is not None else None
+            if text is not None and message["version"] > self.sent_version:
                 self.sent_version = message["version"]
-                await self.send(text_data=message["seats"][seat])
+                if message["version"] == ack:
+                    text, acked = f'{text[:-1]}, "ack": {ack}}}', True  # the object's closing brace, moved
+                await self.send(text_data=text)
+        return acked
 
     # -- events from the group ---------------------------------------------------------
     async def match_updated(self, event):

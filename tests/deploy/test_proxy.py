@@ -17,7 +17,7 @@ from websockets.sync.client import connect
 
 from games.models import Match
 from tests.conftest import _free_port, wait_for
-from tests.games.helpers import start_two_player
+from tests.games.helpers import acked, start_two_player
 from tests.games.live_servers import session_cookie
 
 from .test_stack import caddy_or_skip
@@ -84,7 +84,7 @@ def next_of(ws, kinds, version=0):
     while True:
         frame = json.loads(ws.recv(timeout=WAIT))
         assert frame["type"] != "error", frame
-        if frame["type"] in kinds and frame.get("version", version) >= version:
+        if (frame["type"] in kinds or ("ack" in kinds and acked(frame))) and frame.get("version", version) >= version:
             return frame
 
 

@@ -27,3 +27,11 @@ def start_two_player(game: str, creator, other, **kwargs) -> Match:
     match = services.match_create(user=creator, game=game, num_players=2, **kwargs)
     services.match_join(match_id=match.pk, user=other, token=match.invite_token)
     return fresh(match.pk)
+
+
+def acked(frame: dict) -> int | None:
+    """The version ``frame`` tells the mover their move reached: the update their move made
+    carries it (``"ack"``), or an ``ack`` frame of its own when no update of theirs can."""
+    if frame.get("type") == "ack":
+        return frame["version"]
+    return frame.get("ack") if frame.get("type") == "snapshot" else None

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
-from .helpers import start_two_player
+from .helpers import acked, start_two_player
 from .live_servers import http, session_cookie, uvicorn_server
 
 pytestmark = pytest.mark.skipif(
@@ -123,9 +123,8 @@ def test_the_pool_bounds_the_connections_of_a_loaded_process_and_fails_no_caller
             while seen < target or acks < sent:
                 frame = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
                 assert frame["type"] != "error", f"match {match_id}: {frame}"
-                if frame["type"] == "ack":
-                    acks += 1
-                elif frame["type"] in ("snapshot", "update"):
+                acks += bool(acked(frame))
+                if frame["type"] in ("snapshot", "update"):
                     seen = max(seen, frame["version"])
                     if play and frame["legal_actions"] and frame["version"] > acted and seen < target:
                         action = frame["legal_actions"][0]["action"]

@@ -21,7 +21,7 @@ from games import services, state_cache
 from games.models import Match
 from live import publishing
 
-from .helpers import fresh, start_two_player
+from .helpers import acked, fresh, start_two_player
 from .test_socket import open_socket, patch_auth, receive  # noqa: F401 (patch_auth is a fixture)
 
 SOCKET_DB_THREAD = "socket-db"
@@ -209,14 +209,6 @@ async def test_a_player_who_resigned_gets_the_spectators_view_from_then_on(alice
     await ws.disconnect()
 
 
-async def reply(ws, timeout=20):
-    """The answer to an ``act``: its ack, or the error that refused it (snapshots skipped)."""
-    while True:
-        frame = json.loads(await ws.receive_from(timeout=timeout))
-        if frame["type"] in ("ack", "error"):
-            return frame
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_a_move_against_a_bot_is_broadcast_before_the_bot_answers(alice, patch_auth):  # noqa: F811
@@ -234,12 +226,11 @@ async def test_a_move_against_a_bot_is_broadcast_before_the_bot_answers(alice, p
         version = latest["version"]
         action = rng.choice(latest["legal_actions"])["action"]
         await ws.send_to(text_data=json.dumps({"type": "act", "action": action, "version": version}))
-        # The very next frame is our own move's update, whoever is to answer it (the bot has
-        # not moved before we were told), then the ack.
+        # The very next frame is our own move's update, carrying its ack, whoever is to
+        # answer it (the bot has not moved before we were told).
         latest = json.loads(await ws.receive_from(timeout=20))
         assert latest["type"] == "snapshot" and latest["version"] == version + 1, latest
-        ack = await reply(ws)
-        assert ack["type"] == "ack" and ack["version"] == version + 1, ack
+        assert acked(latest) == version + 1, latest
         if latest["status"] == Match.Status.ACTIVE and latest["clocks"]["to_move"] == 1:
             assert latest["seats"][1]["is_bot"] and latest["legal_actions"] == []
             handed_over += 1

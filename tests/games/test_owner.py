@@ -19,7 +19,7 @@ from games.consumers import MatchConsumer
 from games.services import owner
 from live import publishing
 
-from .helpers import fresh, start_two_player
+from .helpers import acked, fresh, start_two_player
 from .test_socket import open_socket, patch_auth, receive  # noqa: F401 (patch_auth is a fixture)
 
 pytestmark = [
@@ -51,7 +51,9 @@ async def _answer(ws):
     """The ack of a move, or its error."""
     while True:
         frame = json.loads(await ws.receive_from(timeout=10))
-        if frame["type"] in ("ack", "error"):
+        if acked(frame):
+            return {"type": "ack", "version": acked(frame)}
+        if frame["type"] == "error":
             return frame
 
 
@@ -179,7 +181,7 @@ async def test_of_many_moves_at_once_from_sockets_and_threads_exactly_one_is_pla
     for ws in sockets:
         while True:
             frame = json.loads(await ws.receive_from(timeout=10))
-            if frame["type"] == "ack":
+            if acked(frame):
                 outcomes.append("played")
                 break
             if frame["type"] == "error":

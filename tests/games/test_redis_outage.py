@@ -38,7 +38,7 @@ from games.models import ChatMessage, LiveOutage, Match, Move
 from rankings.models import RatingChange
 from tests.conftest import DEMO_PASSWORD, drain_worker, wait_for
 
-from .helpers import fresh, start_two_player
+from .helpers import acked, fresh, start_two_player
 from .live_servers import database_url, free_port, http, server_sessions, session_cookie, uvicorn_servers
 
 pytestmark = [
@@ -227,7 +227,9 @@ async def next_frame(ws, kind: str, version: int | None = None) -> dict:
     """The next frame of ``kind`` (at ``version`` if given); the others are skipped."""
     while True:
         frame = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
-        if frame["type"] == kind and (version is None or frame["version"] == version):
+        if (frame["type"] == kind or (kind == "ack" and acked(frame))) and (
+            version is None or frame["version"] == version
+        ):
             return frame
 
 

@@ -14,7 +14,7 @@ from games import services
 from games.engines import get_game
 from games.models import Match
 
-from .helpers import fresh
+from .helpers import acked, fresh
 from .live_servers import http, session_cookie, uvicorn_servers
 
 pytestmark = [
@@ -70,10 +70,10 @@ class Socket:
     async def ack(self):
         while True:
             frame = await self.next_frame("an ack")
-            if frame["type"] == "ack":
-                return frame
             if frame["type"] in STATE_FRAMES:
                 self.frames.append(frame)
+            if acked(frame):
+                return {"type": "ack", "version": acked(frame)}
 
     async def next_frame(self, waiting_for):
         where = f"{self.name}'s socket on port {self.server.port}"

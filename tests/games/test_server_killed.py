@@ -11,7 +11,7 @@ from django.conf import settings
 
 from games import state_cache
 
-from .helpers import fresh, start_two_player
+from .helpers import acked, fresh, start_two_player
 from .live_servers import session_cookie, uvicorn_server
 
 pytestmark = pytest.mark.skipif(
@@ -39,14 +39,14 @@ async def _move_then_kill(server, match, cookie, delay: float) -> tuple[bool, in
     await ws.send(json.dumps({"type": "act", "action": action, "version": snapshot["version"]}))
     await asyncio.sleep(delay)
     server.process.kill()
-    acked = False
+    was_acked = False
     try:
         while True:
             frame = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
-            acked = acked or frame["type"] == "ack"
+            was_acked = was_acked or bool(acked(frame))
     except (websockets.ConnectionClosed, TimeoutError):
         pass
-    return acked, snapshot["version"]
+    return was_acked, snapshot["version"]
 
 
 async def _reconnected_version(server, match, cookie) -> int:
