@@ -40,9 +40,9 @@ to the code starts every claim afresh, and a change to one level's budget in one
 the claims that level plays in that game; older games stay in the file.
 
 **Budgets.** The bots play with their real levels from ``games.bots`` (nothing is scaled
-down). A level whose time cap binds before its iteration cap gets weaker on a loaded
-machine; the records count, per bot, the decisions that ran into the time cap
-(``time_bound``) so the report can say so.
+down). A level's strength is its iteration budget; a search that its wall-clock safety cap
+stopped first played below it, and the records count such decisions per bot (``time_bound``)
+so the report can say so (expected 0).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ from pathlib import Path
 
 from bench.report import machine
 from bench.sprt import CONTINUE, MIN_GAMES, Result, first_share, place_score, sprt
-from games.bots import get_bot
+from games.bots import MCTSBot, get_bot
 from games.engines import CHANCE, all_games, get_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,7 +74,6 @@ LEVELS_FILE = "games/bots/levels.py"  # data only: covered by each game's ``sett
 # of the hash while they keep it, so adding a setting restarts no claim that does not use it.
 LATER_SETTINGS = {"potential": 0}
 MAX_ACTIONS_PER_GAME = 20_000
-TIME_BOUND_SHARE = 0.9  # a think of at least this share of the level's time cap ran into it
 DEFAULT_GAME_SECONDS = 60.0  # core time guessed for a game of a claim not yet played
 SCORES = {"place": place_score, "first": first_share}
 
@@ -220,8 +219,7 @@ def play_game(task: tuple) -> dict:
                 tally["total"] += spent
                 tally["max"] = max(tally["max"], spent)
                 tally["iterations"] += getattr(bot, "last_iterations", 0)
-                cap = getattr(bot, "seconds", None)
-                tally["time_bound"] += cap is not None and spent >= TIME_BOUND_SHARE * cap
+                tally["time_bound"] += isinstance(bot, MCTSBot) and bot.last_search().capped
         state.apply(action)
         actions += 1
     ranking = state.ranking()

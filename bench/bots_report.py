@@ -96,7 +96,7 @@ def thinking_table(records: list[dict], fingerprint: str) -> str:
     order = {slug: i for i, slug in enumerate(names)}
     levels = {name: i for i, name in enumerate(bot_names())}
     lines = [
-        "| Game | Bot | Decisions | Think s (mean) | Think s (max) | Iterations (mean) | Stopped by the clock |",
+        "| Game | Bot | Decisions | Think s (mean) | Think s (max) | Iterations (mean) | Stopped by the safety cap |",
         "|---|---|---:|---:|---:|---:|---:|",
     ]
     for game, bot in sorted(tally, key=lambda k: (order.get(k[0], 99), levels.get(k[1], 99))):
@@ -179,15 +179,17 @@ def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: 
             "### Thinking",
             "",
             "Per decision with more than one legal action, while the other core plays another game. "
-            "*Stopped by the clock*: decisions that used at least 90% of the level's time cap, so its "
-            "iteration cap did not bind; such a level is weaker on a loaded machine. "
+            "*Stopped by the safety cap*: decisions whose search the wall-clock safety cap ended "
+            "before the level's iteration budget (a weaker move than the level's; games played "
+            "before the budgets alone decided counted the decisions that used 90% of a time cap). "
             + (
                 f"The games got {share:.0%} of a core on average (CPU time over wall time; load average "
                 f"{load:.1f} on {info['cores']} cores while they ran). "
                 if timed
                 else ""
             )
-            + f"MCTS Hard's longest think was {longest:.2f} s against its limit of {HARD_LIMIT_SECONDS} s{when}.",
+            + f"MCTS Hard's longest think was {longest:.2f} s "
+            f"(its budget takes up to {HARD_LIMIT_SECONDS} s on an idle core){when}.",
             "",
             thinking_table(records, fingerprint),
         ]

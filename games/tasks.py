@@ -17,7 +17,7 @@ from portal import metrics
 
 from . import bot_queue, services, state_cache
 from .bot_runner import runner
-from .bots import get_bot
+from .bots import MCTSBot, get_bot
 from .models import Match, Seat
 
 log = logging.getLogger(__name__)
@@ -124,9 +124,16 @@ def _play_bot(match_id: int, version: int) -> str | None:
     if not bot_name:
         return None
     state = state_cache.load(match)
+    metrics.bot_waited(bot_name, (timezone.now() - match.updated_at).total_seconds())
+    bot = get_bot(bot_name)
     started = time.perf_counter()
-    action = get_bot(bot_name).choose(state, seat.index)
+    action = bot.choose(state, seat.index)
     metrics.bot_thought(bot_name, time.perf_counter() - started)
+    if isinstance(bot, MCTSBot) and bot.last_search().capped:
+        metrics.bot_safety_stop(bot_name, match.game)
+        log.warning(
+            "%s hit its safety cap in match %s (%s): the move is weaker than its level", bot_name, match_id, match.game
+        )
     try:
         services.match_act(match_id=match_id, action=action, version=version, seat_index=seat.index)
     except services.MatchError as exc:

@@ -53,6 +53,17 @@ BROADCAST_FAILURES = Counter(
 BOT_THINK_SECONDS = Histogram(
     "portal_bot_think_seconds", "Time a bot took to choose a move.", ["bot"], buckets=THINK_BUCKETS
 )
+BOT_WAIT_SECONDS = Histogram(
+    "portal_bot_wait_seconds",
+    "Time from a bot's turn to its thinking: the queues and the workers' backlog, by bot.",
+    ["bot"],
+    buckets=LAG_BUCKETS,
+)
+BOT_SAFETY_STOPS = Counter(
+    "portal_bot_safety_stops",
+    "A bot's searches that its wall-clock safety cap stopped before its budget (a weaker move), by bot and game.",
+    ["bot", "game"],
+)
 TASK_SECONDS = Histogram(
     "portal_celery_task_seconds",
     "Time a Celery task ran, by task.",
@@ -156,6 +167,14 @@ def broadcast_failed(redis_down: bool) -> None:
 
 def bot_thought(bot: str, seconds: float) -> None:
     BOT_THINK_SECONDS.labels(bot).observe(seconds)
+
+
+def bot_waited(bot: str, seconds: float) -> None:
+    BOT_WAIT_SECONDS.labels(bot).observe(max(seconds, 0.0))
+
+
+def bot_safety_stop(bot: str, game: str) -> None:
+    BOT_SAFETY_STOPS.labels(bot, game).inc()
 
 
 def task_ran(task: str, seconds: float) -> None:

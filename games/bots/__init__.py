@@ -6,21 +6,28 @@ seat may see: it searches from ``state.determinised(seat, rng)``, never from the
 The levels, weakest first: ``random``, ``greedy`` (one step ahead), and Monte Carlo tree
 search with three thinking budgets, ``mcts-easy``, ``mcts-medium`` and ``mcts-hard``. Each
 MCTS budget is an iteration cap per game (``levels.LEVEL_ITERATIONS``), so a level is as strong on a
-busy machine as on an idle one; Hard also has a time cap as a safety net.
+busy machine as on an idle one; a wall-clock cap far above it (``levels.SAFETY_SECONDS``) is
+Hard's safety net (its budgets take the longest).
 """
 
 from __future__ import annotations
 
 from .base import Bot
 from .greedy import GreedyBot
-from .levels import HARD_LIMIT_SECONDS, HARD_SECONDS, LEVEL_SETTINGS
+from .levels import HARD_LIMIT_SECONDS, LEVEL_ITERATIONS, LEVEL_SETTINGS, SAFETY_SECONDS
 from .mcts import MCTSBot
 from .random_bot import RandomBot
 
-_MCTS_DESCRIPTION = (
-    "Plays out thousands of random continuations of the game from each position "
-    "(Monte Carlo tree search) and picks the move that wins most often."
-)
+
+def _plays_out(name: str) -> str:
+    """A level's budget in words: "Plays out 6,000 to 12,000 continuations of the game a move"."""
+    budgets = LEVEL_ITERATIONS[name].values()
+    low, high = min(budgets), max(budgets)
+    count = f"{low:,}" if low == high else f"{low:,} to {high:,}"
+    return (
+        f"Plays out {count} continuations of the game a move, depending on the game (Monte Carlo "
+        "tree search), and picks the move that wins most often."
+    )
 
 
 def _mcts(name: str, label: str, description: str, seconds: float | None = None, **settings) -> MCTSBot:
@@ -39,17 +46,14 @@ def _mcts(name: str, label: str, description: str, seconds: float | None = None,
 _BOTS: dict[str, Bot] = {
     "random": RandomBot(),
     "greedy": GreedyBot(),
-    "mcts-easy": _mcts(
-        "mcts-easy",
-        "MCTS Easy",
-        "Thinks briefly: " + _MCTS_DESCRIPTION[0].lower() + _MCTS_DESCRIPTION[1:],
-    ),
-    "mcts-medium": _mcts("mcts-medium", "MCTS Medium", _MCTS_DESCRIPTION),
+    "mcts-easy": _mcts("mcts-easy", "MCTS Easy", "Thinks briefly. " + _plays_out("mcts-easy")),
+    "mcts-medium": _mcts("mcts-medium", "MCTS Medium", _plays_out("mcts-medium")),
     "mcts-hard": _mcts(
         "mcts-hard",
         "MCTS Hard",
-        f"Thinks up to {HARD_LIMIT_SECONDS} seconds a move. " + _MCTS_DESCRIPTION,
-        seconds=HARD_SECONDS,
+        _plays_out("mcts-hard")
+        + f" It searches as far on a busy server as on an idle one, where it takes up to {HARD_LIMIT_SECONDS} seconds.",
+        seconds=SAFETY_SECONDS,
     ),
 }
 

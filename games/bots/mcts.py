@@ -20,17 +20,19 @@ still tells a good move from a poor one. With ``potential`` set, tables of up to
 players judge the scores as ``potential.expected_scores_of`` counts them (what is still to
 come), where the game has such a model.
 
-The budget is an iteration cap and a time cap, whichever binds first. With a fixed random
-generator and a binding iteration cap the choice is reproducible. The search also stops as
+The budget is an iteration cap: a level's strength, the same on a busy machine as on an idle
+one, and with a fixed random generator the choice is reproducible. The search also stops as
 soon as no other action can overtake the most visited one in the iterations left, which
-saves time without changing the answer (when the clock binds, "left" is what the time left
-allows at the pace so far).
+saves time without changing the answer. ``seconds`` is only a safety cap on the wall clock,
+far above the time the budget takes, for a pathological position or a starved machine: a
+search it stops is told apart (``last_search``) so that it can be counted.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import threading
 import time
 from collections.abc import Callable
 from typing import NamedTuple
@@ -54,6 +56,13 @@ from .potential import expected_scores_of
 
 DEFAULT_EXPLORATION = 0.7
 _CHECK_EVERY = 8  # iterations between looks at the clock and at an early decision
+
+
+class Search(NamedTuple):
+    """How a search ended: the iterations it ran, and whether the safety cap stopped it."""
+
+    iterations: int
+    capped: bool
 
 
 class _Plan(NamedTuple):
@@ -134,22 +143,30 @@ class MCTSBot(Bot):
         self.potential = potential
         self.per_game = per_game or {}  # game slug -> settings that differ there
         self.description = description
-        self.last_iterations = 0  # how many iterations the last choice took (for the bench)
+        self._last = threading.local()  # each thread's last search (bots think in several)
 
     def __repr__(self) -> str:
         return f"<MCTSBot {self.name} iterations={self.iterations} seconds={self.seconds}>"
+
+    def last_search(self) -> Search:
+        """How this thread's last choice was searched (no search: 0 iterations)."""
+        return getattr(self._last, "search", Search(0, False))
+
+    @property
+    def last_iterations(self) -> int:
+        return self.last_search().iterations
 
     def choose(self, state: State, seat: int, rng: random.Random | None = None) -> str:
         rng = rng if rng is not None else random.Random()
         legal = state.legal_actions()
         if len(legal) == 1:
-            self.last_iterations = 0
+            self._last.search = Search(0, False)
             return legal[0]
         # An exchange offer (GP02A's Negotiation): scores cannot tell accepting from declining,
         # so the hands decide, and the search never sees offers.
         bargain = negotiation_move(state.determinised(seat, rng), seat)
         if bargain is not None:
-            self.last_iterations = 0
+            self._last.search = Search(0, False)
             return bargain
         root = self.search(state, seat, rng)
         return self._best(root)
@@ -203,22 +220,17 @@ class MCTSBot(Bot):
         root = _Node(-1)
         cap = plan.iterations
         done = 0
+        capped = False
         while done < cap:
             self._iterate(root, state.determinised(seat, rng), rng, plan, baseline)
             done += 1
             if done % _CHECK_EVERY == 0:
-                remaining = cap - done
-                if deadline is not None:
-                    now = time.perf_counter()
-                    if now >= deadline:
-                        break
-                    # When the clock will bind before the cap, count only what the time left
-                    # allows at the pace so far (the answer then depends on the clock anyway).
-                    by_time = int(done * (deadline - now) / max(now - start, 1e-9)) + 1
-                    remaining = min(remaining, by_time)
-                if self._decided(root, remaining):
+                if deadline is not None and time.perf_counter() >= deadline:
+                    capped = True  # the safety cap: this answer is not the level's
                     break
-        self.last_iterations = done
+                if self._decided(root, cap - done):
+                    break
+        self._last.search = Search(done, capped)
         return root
 
     def _iterate(self, root: _Node, state: State, rng: random.Random, plan: _Plan, baseline: list[int] | None) -> None:

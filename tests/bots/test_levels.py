@@ -3,13 +3,12 @@ game, Hard still sees the plain winning move with its full settings, the one-ste
 orders what the search tries first, and the guided playouts only ever play legal moves."""
 
 import random
-from typing import cast
 
 import pytest
 
 from games.bots import GreedyBot, MCTSBot, bot_description, get_bot
 from games.bots.base import playout_policy
-from games.bots.levels import HARD_LIMIT_SECONDS, HARD_SECONDS
+from games.bots.levels import HARD_LIMIT_SECONDS, LEVEL_ITERATIONS
 from games.engines import CHANCE, all_games, get_game
 from games.engines.chit_territory import ChitTerritoryState
 
@@ -24,14 +23,16 @@ def test_each_level_searches_more_than_the_one_below_in_every_game(slug):
     state = game.new_state(game.allowed_player_counts()[0])
     easy, medium, hard = (get_bot(name).plan(state) for name in LEVELS)
     assert easy.iterations < medium.iterations < hard.iterations
-    # Hard's clock is only a safety net under the two seconds a move it promises.
-    assert hard.seconds is not None and hard.seconds <= 1.8
+    # Hard's clock is only a safety net, far above what its budget takes.
+    assert hard.seconds is not None and hard.seconds >= 5 * HARD_LIMIT_SECONDS
 
 
-def test_hards_limit_is_the_one_number_its_page_states_and_its_clock_stops_under_it():
-    hard = cast(MCTSBot, get_bot("mcts-hard"))
-    assert f"Thinks up to {HARD_LIMIT_SECONDS} seconds a move." in bot_description("mcts-hard")
-    assert hard.seconds == HARD_SECONDS < HARD_LIMIT_SECONDS == 2
+def test_each_levels_page_states_its_budget_as_the_levels_file_sets_it():
+    for level in ("mcts-easy", "mcts-medium", "mcts-hard"):
+        budgets = LEVEL_ITERATIONS[level].values()
+        assert f"{min(budgets):,} to {max(budgets):,} continuations" in bot_description(level)
+    assert f"up to {HARD_LIMIT_SECONDS} seconds" in bot_description("mcts-hard")
+    assert "busy server" in bot_description("mcts-hard")
 
 
 def test_hard_closes_the_fence_that_wins_at_territories():
@@ -116,26 +117,3 @@ def test_the_guided_playout_rolls_on_while_a_bust_is_unlikely_and_stops_when_it_
 
 def test_games_without_a_guided_policy_play_uniform_playouts():
     assert playout_policy(get_game("game-of-god").new_state(2)) is None
-
-
-def test_on_a_machine_too_slow_for_its_budget_hard_still_answers_within_two_seconds(monkeypatch):
-    import time
-
-    from games.engines.chit_territory import ChitTerritoryState as Chit
-
-    state = Chit.from_position(
-        3, board={"e5": ("castle", 1)}, reserves=[{"temple": 1, "farm": 1}, {}, {}], player=0, step="build"
-    )
-    slow_apply = Chit.apply
-
-    def apply(self, action):  # every move of the search a millisecond slower
-        time.sleep(0.001)
-        slow_apply(self, action)
-
-    monkeypatch.setattr(Chit, "apply", apply)
-    hard = get_bot("mcts-hard")
-    started = time.perf_counter()
-    action = hard.choose(state, 0, random.Random(1))
-    assert time.perf_counter() - started < 2.0 + 0.5  # the cap, and a generous margin for the last pass
-    assert action in state.legal_actions()
-    assert hard.last_iterations < hard.plan(state).iterations  # the clock, not the cap, stopped it

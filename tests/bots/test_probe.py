@@ -2,7 +2,7 @@
 
 from bench import bot_probe
 from games.bots import get_bot
-from games.bots.levels import HARD_SECONDS
+from games.bots.levels import SAFETY_SECONDS
 
 
 def test_a_level_is_timed_by_its_iteration_budget_not_by_its_clock():
@@ -15,7 +15,7 @@ def test_a_level_is_timed_by_its_iteration_budget_not_by_its_clock():
 def test_lifting_the_clock_for_a_timing_leaves_the_level_people_play_alone():
     bot_probe.unclocked(get_bot("mcts-hard"))
 
-    assert get_bot("mcts-hard").seconds == HARD_SECONDS
+    assert get_bot("mcts-hard").seconds == SAFETY_SECONDS
 
 
 def test_configurations_without_a_clock_are_timed_as_they_are():

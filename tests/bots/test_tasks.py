@@ -63,7 +63,8 @@ def test_the_task_does_nothing_when_a_person_is_to_move(alice, bob):
 
 def test_a_hard_bot_move_fits_the_task_limits_and_survives_a_lost_worker():
     hard = get_bot("mcts-hard")
-    assert hard.seconds <= 2.0 < tasks.bot_act.soft_time_limit <= tasks.bot_act.time_limit
+    # The safety cap ends Hard's search before the task's own limits would end the task.
+    assert hard.seconds is not None and hard.seconds < tasks.bot_act.soft_time_limit <= tasks.bot_act.time_limit
     assert tasks.bot_act.acks_late  # a worker that dies mid-move leaves the task to another
 
 
