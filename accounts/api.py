@@ -46,3 +46,18 @@ class TokenView(ObtainAuthToken):
 
 
 obtain_auth_token = TokenView.as_view()
+
+
+def requester(request):
+    """Whom a request speaks for, read in a database thread (for the async views that stream):
+    its API token (``Authorization: Token <key>``, or ``Bearer <key>``) if it sends one, else
+    its session's person (or the anonymous user). None: a token that is no active account's."""
+    kind, _, key = request.headers.get("Authorization", "").partition(" ")
+    if kind in ("Token", "Bearer") and key.strip():
+        token = Token.objects.select_related("user").filter(key=key.strip()).first()
+        if token is None or not token.user.is_active:
+            return None
+        return token.user
+    user = request.user
+    user.is_authenticated  # noqa: B018 -- read the session here, in this thread
+    return user

@@ -2,7 +2,7 @@ from django.urls import path
 
 from accounts.api import obtain_auth_token
 
-from . import api, converters  # noqa: F401  (registers row_id)
+from . import api, converters, streams  # noqa: F401  (registers row_id)
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
@@ -13,6 +13,7 @@ urlpatterns = [
     path("matches/<row_id:match_id>/", api.match_detail, name="api-match"),
     path("matches/<row_id:match_id>/moves/", api.match_moves, name="api-match-moves"),
     path("matches/<row_id:match_id>/export/", api.match_export, name="api-match-export"),
+    path("matches/<row_id:match_id>/stream/", streams.match_stream, name="api-match-stream"),
     path("matches/<row_id:match_id>/join/", api.match_join, name="api-match-join"),
     path("matches/<row_id:match_id>/actions/", api.match_actions, name="api-match-actions"),
     path("matches/<row_id:match_id>/seats/<int:index>/bot/", api.match_seat_bot, name="api-match-seat-bot"),

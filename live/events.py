@@ -40,6 +40,7 @@ class MatchUpdated(TypedDict):
     players: dict[str, int]  # user id as text -> seat
     match_id: int
     to_move: int | None  # who is to move, for sockets that only count turns (/ws/me/)
+    status: str  # the match's status at this version (open, active, finished, aborted)
     catch_up: CatchUp | None  # None when moves were taken back: no appending catches up
 
 

@@ -572,6 +572,11 @@ SOCKETS_PER_ADDRESS = env.int("SOCKETS_PER_ADDRESS", default=100)
 # sign-out closes its sockets at once (live.credentials); this bounds how long one that missed
 # that message may still write, without a query on every move.
 SOCKET_RECHECK_SECONDS = env.float("SOCKET_RECHECK_SECONDS", default=30.0)
+# Event streams over HTTP (live.streams: a match's updates, a person's events, as NDJSON): at
+# most this many open at once per person in one server process; a blank line keeps a quiet
+# one alive this often.
+STREAMS_PER_PERSON = env.int("STREAMS_PER_PERSON", default=8)
+STREAM_KEEP_ALIVE_SECONDS = env.float("STREAM_KEEP_ALIVE_SECONDS", default=20.0)
 SITE_NAME = "Territory Games"
 # Forum search: at most this many searches run at once in one server process (a search past
 # them waits up to FORUM_SEARCH_WAIT_SECONDS for a place, then gets a 429), so searches alone

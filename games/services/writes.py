@@ -303,6 +303,7 @@ def update_event(
         "catch_up": catch_up,
         "match_id": match.pk,
         "to_move": turn,
+        "status": match.status,
     }
 
 
