@@ -27,7 +27,7 @@ from portal.rate_limits import Attempt, Rate, SlidingWindow
 
 from .models import Challenge, RematchAnswer, RematchOffer, State
 from .selectors import rematch_json
-from .signals import challenge_answered, challenge_received, rematch_offered
+from .signals import challenge_answered, challenge_received, rematch_offered, rematch_refused
 
 User = get_user_model()
 
@@ -307,6 +307,15 @@ def rotated(seat_users: list[int]) -> list[int]:
     return seat_users[1:] + seat_users[:1]
 
 
+def rematch_refusal(match_id: int) -> str | None:
+    """Why the match may not be played again on its own (it was a tournament's table), as
+    whatever it belongs to says it; None when a rematch may be offered."""
+    for _, refusal in rematch_refused.send(sender=Match, match_id=match_id):
+        if refusal:
+            return refusal
+    return None
+
+
 def rematch_offer(*, match_id, user) -> RematchOffer:
     """A player of a finished match offers everyone in it the same match again. The person
     offering has accepted; bots accept at once; when nobody else is asked, the match starts
@@ -324,6 +333,9 @@ def rematch_offer(*, match_id, user) -> RematchOffer:
             raise ChallengeError("Only the players of a match can offer a rematch.", "forbidden")
         if match.status != Match.Status.FINISHED:
             raise ChallengeError("A rematch can be offered once the match is finished.", "not_finished")
+        refusal = rematch_refusal(match.pk)
+        if refusal:
+            raise ChallengeError(refusal, "forbidden")
         offers = RematchOffer.objects.select_for_update().filter(match=match, state__in=[State.PENDING, State.ACCEPTED])
         for earlier in offers:
             if not _expire_if_due(earlier, now):

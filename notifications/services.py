@@ -27,7 +27,7 @@ import live
 from accounts.models import User
 from forums.models import Post
 from games.models import Match, Seat
-from live.events import me_changed
+from live.events import me_changed, me_notice
 from live.groups import user_group
 
 from . import selectors
@@ -54,10 +54,13 @@ UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 UNSUBSCRIBE_LINK_DAYS = 60
 
 
-def notify(*, user_ids, kind: str, text: str, url: str = "", key: str = "") -> list[Notification]:
+def notify(
+    *, user_ids, kind: str, text: str, url: str = "", key: str = "", announce: bool = False
+) -> list[Notification]:
     """Tell these people (bots and repeats left out) that something happened; their open
     sockets count again once committed. With a ``key``, a person who already has an unread
-    notification under it gets no second one."""
+    notification under it gets no second one. ``announce``: something to act on soon (a
+    tournament table ready), which their open pages also say (a banner, the tab's title)."""
     if kind not in Kind.values:
         raise ValueError(f"Unknown kind of notification {kind!r}")
     people = set(get_user_model().objects.filter(pk__in=set(user_ids), is_bot=False).values_list("pk", flat=True))
@@ -71,7 +74,14 @@ def notify(*, user_ids, kind: str, text: str, url: str = "", key: str = "") -> l
     rows = Notification.objects.bulk_create(
         Notification(user_id=user_id, kind=kind, text=text, url=url[:300], key=key) for user_id in sorted(people)
     )
-    tell_users(sorted(people))
+    if announce:
+        outbox = live.Outbox()
+        event = me_notice(title=Kind(kind).label, text=text, url=url)
+        for user_id in sorted(people):
+            outbox.send(user_group(user_id), event)
+        live.publish_on_commit(outbox)
+    else:
+        tell_users(sorted(people))
     return rows
 
 
@@ -359,14 +369,9 @@ def turn_mail_due(*, user, now: datetime | None = None) -> list[Match]:
     ``NOTIFY_AWAY_MINUTES``, the turn begun after they left, and no mail about that match in
     the last ``TURN_MAIL_EVERY_HOURS``."""
     now = now or timezone.now()
-    if user.is_bot or not selectors.confirmed_email(user):
+    if not away_with_mail_on(user, now):
         return []
-    prefs = NotificationSettings.objects.filter(user=user).first()
-    if prefs is not None and not prefs.email_your_turn:
-        return []
-    last_seen = prefs.last_seen if prefs is not None else None
-    if last_seen is not None and now - last_seen < timedelta(minutes=settings.NOTIFY_AWAY_MINUTES):
-        return []
+    last_seen = NotificationSettings.objects.filter(user=user).values_list("last_seen", flat=True).first()
     window = now - timedelta(hours=settings.TURN_MAIL_EVERY_HOURS)
     mailed = set(TurnMail.objects.filter(user=user, sent_at__gt=window).values_list("match_id", flat=True))
     matches = []
@@ -418,6 +423,48 @@ def _turn_mail_unclaim(user, matches: list[Match], before: dict, claimed_at: dat
                 claim.update(sent_at=before[match.pk])
             else:
                 claim.delete()
+
+
+def away_with_mail_on(user, now: datetime | None = None) -> bool:
+    """Whether ``user`` is to be e-mailed what concerns them: a person with a confirmed
+    address and the e-mail setting on, away from the site for ``NOTIFY_AWAY_MINUTES``."""
+    now = now or timezone.now()
+    if user.is_bot or not selectors.confirmed_email(user):
+        return False
+    prefs = NotificationSettings.objects.filter(user=user).first()
+    if prefs is None:
+        return True
+    away = prefs.last_seen is None or now - prefs.last_seen >= timedelta(minutes=settings.NOTIFY_AWAY_MINUTES)
+    return prefs.email_your_turn and away
+
+
+def notice_mail_send(*, notification_id: int) -> bool:
+    """E-mail an announced notification (a tournament table ready) to its person if they are
+    away with the e-mail setting on (``away_with_mail_on``) and have not read it meanwhile;
+    whether a mail went out."""
+    notification = Notification.objects.select_related("user").filter(pk=notification_id, read=False).first()
+    if notification is None or not away_with_mail_on(notification.user):
+        return False
+    user = notification.user
+    unsubscribe_url = _absolute(reverse("notifications-unsubscribe", args=[unsubscribe_token(user)]))
+    body = [
+        f"Hello {user.username},",
+        "",
+        notification.text,
+        _absolute(notification.get_absolute_url()),
+        "",
+        f"Stop these e-mails (this link works for {UNSUBSCRIBE_LINK_DAYS} days): {unsubscribe_url}",
+        f"Or change it on your profile: {_absolute(reverse('profile-edit'))}",
+        "",
+        settings.SITE_NAME,
+    ]
+    EmailMessage(
+        subject=notification.get_kind_display(),
+        body="\n".join(body),
+        to=[user.email],
+        headers={"List-Unsubscribe": f"<{unsubscribe_url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
+    ).send(fail_silently=False)
+    return True
 
 
 def _absolute(path: str) -> str:
