@@ -17,6 +17,10 @@ challenge_answered = Signal()
 # ``user_ids`` (the people asked, never the bots), ``text`` and ``url``.
 rematch_offered = Signal()
 
+# Sent once a rematch offer stops waiting (accepted, declined, withdrawn or expired),
+# committed; receivers get ``match_id`` (the finished match).
+rematch_closed = Signal()
+
 # Sent (at once, in the request) to ask whether a finished match may be played again on its
 # own: receivers get ``match_id`` and return a sentence saying why not (a tournament's table
 # is played again only as the tournament pairs it), or None.

@@ -16,6 +16,7 @@ MATCH_TAKEBACK: Final = "match.takeback"
 REMATCH_OFFER: Final = "rematch.offer"
 ME_CHANGED: Final = "me.changed"
 ME_NOTICE: Final = "me.notice"
+ME_CHALLENGE: Final = "me.challenge"
 LOBBY_CHANGED: Final = "lobby.changed"
 TOURNAMENT_CHANGED: Final = "tournament.changed"
 SOCKETS_REVOKED: Final = "sockets.revoked"
@@ -88,6 +89,14 @@ class MeNotice(TypedDict):
     url: str
 
 
+class MeChallenge(TypedDict):
+    """A challenge of the person's stopped waiting (accepted, declined, withdrawn, expired):
+    their open challenges page shows it, or goes to the match."""
+
+    type: Literal["me.challenge"]
+    challenge: dict  # id, state, match_url (None unless accepted)
+
+
 class LobbyChanged(TypedDict):
     type: Literal["lobby.changed"]
 
@@ -114,6 +123,10 @@ def me_changed(*, seats: bool = False) -> MeChanged:
 
 def me_notice(*, title: str, text: str, url: str) -> MeNotice:
     return {"type": "me.notice", "title": title, "text": text, "url": url}
+
+
+def me_challenge(*, challenge: dict) -> MeChallenge:
+    return {"type": "me.challenge", "challenge": challenge}
 
 
 def lobby_changed() -> LobbyChanged:

@@ -10,7 +10,9 @@ read, a seat taken or given back).
 Client -> server: {"type": "ping"} (every minute or so; it also notes the person is on the
 site). Server -> client: {"type": "counts", "your_turn": int, "unread": int},
 {"type": "notice", "title": str, "text": str, "url": str} (something to act on soon, such as a
-tournament table ready: the page says it and puts it in the tab's title), {"type": "pong"},
+tournament table ready: the page says it and puts it in the tab's title),
+{"type": "challenge", "challenge": {"id", "state", "match_url"}} (a challenge of theirs stopped
+waiting: the challenges page follows it), {"type": "pong"},
 {"type": "error", "code": str, "message": str}.
 """
 
@@ -81,6 +83,9 @@ class MeConsumer(JsonSocket):
 
     async def me_changed(self, event):
         await self.refresh(seats=bool(event.get("seats")))
+
+    async def me_challenge(self, event):
+        await self.send(text_data=json.dumps({"type": "challenge", "challenge": event["challenge"]}))
 
     async def me_notice(self, event):
         notice = {"type": "notice", "title": event["title"], "text": event["text"], "url": event["url"]}

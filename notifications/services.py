@@ -87,7 +87,7 @@ def notify(
 
 def notifications_settle(*, key: str) -> int:
     """Mark read every unread notification under ``key``: what it asked for is no longer
-    waiting (a challenge answered, withdrawn or expired)."""
+    waiting (a challenge answered, withdrawn or expired, a rematch offer closed)."""
     people = list(Notification.objects.filter(key=key, read=False).values_list("user_id", flat=True))
     if not people:
         return 0
@@ -120,7 +120,8 @@ def notification_open(*, user, notification_id: int) -> Notification | None:
 def notify_match_finished(*, match_id: int) -> list[Notification]:
     """Tell each person seated in a finished match how it went: once per match and person,
     read or not, whoever runs first (the task queued when it ended, its retry, or the sweep,
-    ``untold_finished_matches_notify``); a unique constraint holds it when two run at once."""
+    ``untold_finished_matches_notify``); a unique constraint holds it when two run at once.
+    Untimed practice against bots alone is noted already read: its player watched it end."""
     key = finished_key(match_id)
     seats: dict[int, Seat] = {}
     for seat in (
@@ -130,6 +131,7 @@ def notify_match_finished(*, match_id: int) -> list[Notification]:
     ):
         if seat.user_id is not None:
             seats.setdefault(seat.user_id, seat)
+    practice = len(seats) == 1 and all(seat.match.speed == Match.Speed.UNTIMED for seat in seats.values())
     told = set(
         Notification.objects.filter(kind=Kind.MATCH_FINISHED, key=key, user_id__in=list(seats)).values_list(
             "user_id", flat=True
@@ -148,12 +150,14 @@ def notify_match_finished(*, match_id: int) -> list[Notification]:
                 text=f"{match.game_name} #{match.pk} is over: {result}."[: Notification.TEXT_MAX],
                 url=match.get_absolute_url(),
                 key=key,
+                read=practice,
             )
         )
     if not rows:
         return []
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
-    tell_users([row.user_id for row in rows])
+    if not practice:
+        tell_users([row.user_id for row in rows])
     return rows
 
 

@@ -62,12 +62,16 @@ function connect() {
   const socket = new WebSocket(`${scheme}://${location.host}/ws/me/`);
   window.meSocket = socket;
   socket.addEventListener("open", () => {
+    // What the page follows through this socket may have moved on before it opened.
+    document.dispatchEvent(new CustomEvent("me-connected"));
     retry = 0;
     pinger = setInterval(() => socket.send('{"type": "ping"}'), PING_EVERY);
   });
   socket.addEventListener("message", (event) => {
     const msg = JSON.parse(event.data);
     if (msg.type === "notice") announce(msg);
+    // For the page's own parts that follow the person's challenges (challenges.js).
+    if (msg.type === "challenge") document.dispatchEvent(new CustomEvent("challenge", { detail: msg.challenge }));
     if (msg.type !== "counts") return;
     show("your_turn", msg.your_turn);
     show("unread", msg.unread);

@@ -171,3 +171,22 @@ async def test_a_table_ready_reaches_the_players_open_pages_as_a_notice(alice, b
         "url": f"/matches/{match_id}/",
     }
     await ws.disconnect()
+
+
+async def test_a_challenge_answered_reaches_both_sides_open_pages(alice, bob, patch_auth):  # noqa: F811
+    from challenges import services as challenges
+
+    terms = {"game": "game-of-god", "num_players": 2, "rated": False, "speed": "live", "seconds_per_move": 30}
+    challenge = await sync_to_async(challenges.challenge_create)(user=alice, to=bob, **terms)
+    challenger, ok, _ = await me_socket(patch_auth, alice)
+    assert ok
+    await sync_to_async(challenges.challenge_decline)(challenge_id=challenge.pk, user=bob)
+    frame = await next_frame(challenger, "challenge")
+    assert frame == {"type": "challenge", "challenge": {"id": challenge.pk, "state": "declined", "match_url": None}}
+
+    second = await sync_to_async(challenges.challenge_create)(user=alice, to=bob, **terms)
+    await sync_to_async(challenges.challenge_accept)(challenge_id=second.pk, user=bob)
+    frame = await next_frame(challenger, "challenge")
+    assert frame["challenge"]["state"] == "accepted"
+    assert frame["challenge"]["match_url"].startswith("/matches/")
+    await challenger.disconnect()
