@@ -449,25 +449,8 @@ def notice_mail_send(*, notification_id: int) -> bool:
     notification = Notification.objects.select_related("user").filter(pk=notification_id, read=False).first()
     if notification is None or not away_with_mail_on(notification.user):
         return False
-    user = notification.user
-    unsubscribe_url = _absolute(reverse("notifications-unsubscribe", args=[unsubscribe_token(user)]))
-    body = [
-        f"Hello {user.username},",
-        "",
-        notification.text,
-        _absolute(notification.get_absolute_url()),
-        "",
-        f"Stop these e-mails (this link works for {UNSUBSCRIBE_LINK_DAYS} days): {unsubscribe_url}",
-        f"Or change it on your profile: {_absolute(reverse('profile-edit'))}",
-        "",
-        settings.SITE_NAME,
-    ]
-    EmailMessage(
-        subject=notification.get_kind_display(),
-        body="\n".join(body),
-        to=[user.email],
-        headers={"List-Unsubscribe": f"<{unsubscribe_url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
-    ).send(fail_silently=False)
+    text = [notification.text, _absolute(notification.get_absolute_url())]
+    _mail(notification.user, notification.get_kind_display(), text).send(fail_silently=False)
     return True
 
 
@@ -475,24 +458,14 @@ def _absolute(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
-def _turn_mail(user, matches: list[Match]) -> EmailMessage:
+def _mail(user, subject: str, text: list[str]) -> EmailMessage:
+    """A mail to ``user``: a greeting, ``text`` (lines), then how to stop such mails (a signed
+    one-click unsubscribe link, also in the headers) and the site's name."""
     unsubscribe_url = _absolute(reverse("notifications-unsubscribe", args=[unsubscribe_token(user)]))
-    if len(matches) == 1:
-        subject = f"Your move in {matches[0].game_name} #{matches[0].pk}"
-        opening = "It is your move in a correspondence match:"
-    else:
-        subject = f"Your move in {len(matches)} matches"
-        opening = f"It is your move in {len(matches)} correspondence matches:"
-    lines = [f"Hello {user.username},", "", opening, ""]
-    for match in matches:
-        left = match.deadline - timezone.now()
-        hours = max(0, int(left.total_seconds() // 3600))
-        due = f"{hours // 24} d {hours % 24} h left" if hours >= 24 else f"{hours} h left"
-        lines.append(f"- {match.game_name} #{match.pk} ({due}): {_absolute(match.get_absolute_url())}")
-    lines += [
+    lines = [
+        f"Hello {user.username},",
         "",
-        f"You get at most one message per match every {settings.TURN_MAIL_EVERY_HOURS} hours, and none",
-        "while you are on the site.",
+        *text,
         "",
         f"Stop these e-mails (this link works for {UNSUBSCRIBE_LINK_DAYS} days): {unsubscribe_url}",
         f"Or change it on your profile: {_absolute(reverse('profile-edit'))}",
@@ -505,3 +478,24 @@ def _turn_mail(user, matches: list[Match]) -> EmailMessage:
         to=[user.email],
         headers={"List-Unsubscribe": f"<{unsubscribe_url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
     )
+
+
+def _turn_mail(user, matches: list[Match]) -> EmailMessage:
+    if len(matches) == 1:
+        subject = f"Your move in {matches[0].game_name} #{matches[0].pk}"
+        opening = "It is your move in a correspondence match:"
+    else:
+        subject = f"Your move in {len(matches)} matches"
+        opening = f"It is your move in {len(matches)} correspondence matches:"
+    lines = [opening, ""]
+    for match in matches:
+        left = match.deadline - timezone.now()
+        hours = max(0, int(left.total_seconds() // 3600))
+        due = f"{hours // 24} d {hours % 24} h left" if hours >= 24 else f"{hours} h left"
+        lines.append(f"- {match.game_name} #{match.pk} ({due}): {_absolute(match.get_absolute_url())}")
+    lines += [
+        "",
+        f"You get at most one message per match every {settings.TURN_MAIL_EVERY_HOURS} hours, and none",
+        "while you are on the site.",
+    ]
+    return _mail(user, subject, lines)
