@@ -16,18 +16,22 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
+import live
 from accounts.services import user_lock
 from games import services as match_services
 from games.models import Match
 from games.services import MatchError
+from live.events import me_challenge
+from live.groups import user_group
 from portal.errors import ServiceError
 from portal.rate_limits import Attempt, Rate, SlidingWindow
 
 from .models import Challenge, RematchAnswer, RematchOffer, State
 from .selectors import rematch_json
-from .signals import challenge_answered, challenge_received, rematch_offered
+from .signals import challenge_answered, challenge_received, rematch_closed, rematch_offered, rematch_refused
 
 User = get_user_model()
 
@@ -147,7 +151,19 @@ def challenge_create(*, user, to, **terms) -> Challenge:
 
 def _tell_answered(challenge: Challenge, *, user_id: int, text: str, url: str = "", key: str = "") -> None:
     """Once committed: the other side hears what became of the challenge (with a ``key``, not
-    again while they have an unread notification under it)."""
+    again while they have an unread notification under it), and the open pages of both sides
+    see it at once (their ``/ws/me/`` sockets)."""
+    moved_on = me_challenge(
+        challenge={
+            "id": challenge.pk,
+            "state": challenge.state,
+            "match_url": reverse("match", args=[challenge.match_id]) if challenge.match_id else None,
+        }
+    )
+    outbox = live.Outbox()
+    for person in (challenge.challenger_id, challenge.challenged_id):
+        outbox.send(user_group(person), moved_on)
+    live.publish_on_commit(outbox)
     url = url or challenge.get_absolute_url()
     transaction.on_commit(
         lambda: challenge_answered.send_robust(
@@ -307,6 +323,15 @@ def rotated(seat_users: list[int]) -> list[int]:
     return seat_users[1:] + seat_users[:1]
 
 
+def rematch_refusal(match_id: int) -> str | None:
+    """Why the match may not be played again on its own (it was a tournament's table), as
+    whatever it belongs to says it; None when a rematch may be offered."""
+    for _, refusal in rematch_refused.send(sender=Match, match_id=match_id):
+        if refusal:
+            return refusal
+    return None
+
+
 def rematch_offer(*, match_id, user) -> RematchOffer:
     """A player of a finished match offers everyone in it the same match again. The person
     offering has accepted; bots accept at once; when nobody else is asked, the match starts
@@ -324,6 +349,9 @@ def rematch_offer(*, match_id, user) -> RematchOffer:
             raise ChallengeError("Only the players of a match can offer a rematch.", "forbidden")
         if match.status != Match.Status.FINISHED:
             raise ChallengeError("A rematch can be offered once the match is finished.", "not_finished")
+        refusal = rematch_refusal(match.pk)
+        if refusal:
+            raise ChallengeError(refusal, "forbidden")
         offers = RematchOffer.objects.select_for_update().filter(match=match, state__in=[State.PENDING, State.ACCEPTED])
         for earlier in offers:
             if not _expire_if_due(earlier, now):
@@ -468,8 +496,12 @@ def rematch_cancel(*, offer_id, user) -> RematchOffer:
 
 
 def _tell_match(offer: RematchOffer) -> None:
-    """Every socket of the finished match hears how the offer stands, once committed."""
+    """Every socket of the finished match hears how the offer stands, once committed; an offer
+    that stopped waiting is signalled (``rematch_closed``: its notifications are settled)."""
     match_services.match_broadcast(offer.match_id, {"type": REMATCH_EVENT, "offer": rematch_json(offer)})
+    if offer.state != State.PENDING:
+        match_id = offer.match_id
+        transaction.on_commit(lambda: rematch_closed.send_robust(sender=RematchOffer, match_id=match_id), robust=True)
 
 
 # --------------------------------------------------------------------------------------
@@ -490,6 +522,7 @@ def expire_due() -> int:
         )
         expired += Challenge.objects.filter(pk__in=[c.pk for c in due]).update(state=State.EXPIRED, answered_at=now)
         for challenge in due:
+            challenge.state, challenge.answered_at = State.EXPIRED, now
             _tell_expired(challenge)
     for offer_id in RematchOffer.objects.filter(state=State.PENDING, expires_at__lte=now).values_list("pk", flat=True):
         with transaction.atomic():

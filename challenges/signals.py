@@ -1,4 +1,5 @@
-"""What challenges tell the rest of the site. Every signal here is sent after commit."""
+"""What challenges tell the rest of the site, and ask it. Every signal here but
+``rematch_refused`` is sent after commit."""
 
 from django.dispatch import Signal
 
@@ -15,3 +16,12 @@ challenge_answered = Signal()
 # Sent once a rematch offer is committed; receivers get ``match_id`` (the finished match),
 # ``user_ids`` (the people asked, never the bots), ``text`` and ``url``.
 rematch_offered = Signal()
+
+# Sent once a rematch offer stops waiting (accepted, declined, withdrawn or expired),
+# committed; receivers get ``match_id`` (the finished match).
+rematch_closed = Signal()
+
+# Sent (at once, in the request) to ask whether a finished match may be played again on its
+# own: receivers get ``match_id`` and return a sentence saying why not (a tournament's table
+# is played again only as the tournament pairs it), or None.
+rematch_refused = Signal()

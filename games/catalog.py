@@ -23,6 +23,9 @@ class GameInfo:
     # every count from ``min_players`` to ``max_players`` plays.
     player_counts: tuple[int, ...]
 
+    def allowed_player_counts(self) -> tuple[int, ...]:
+        return self.player_counts or tuple(range(self.min_players, self.max_players + 1))
+
     def check_players(self, num_players: int) -> None:
         """``ValueError``, in words, unless the game is played by ``num_players``."""
         engines.get_game(self.slug).check_players(num_players)

@@ -15,6 +15,8 @@ CHAT_HIDDEN: Final = "chat.hidden"
 MATCH_TAKEBACK: Final = "match.takeback"
 REMATCH_OFFER: Final = "rematch.offer"
 ME_CHANGED: Final = "me.changed"
+ME_NOTICE: Final = "me.notice"
+ME_CHALLENGE: Final = "me.challenge"
 LOBBY_CHANGED: Final = "lobby.changed"
 TOURNAMENT_CHANGED: Final = "tournament.changed"
 SOCKETS_REVOKED: Final = "sockets.revoked"
@@ -78,6 +80,24 @@ class MeChanged(TypedDict):
     seats: bool
 
 
+class MeNotice(TypedDict):
+    """Something a person must act on soon (their tournament table is ready): their pages
+    count again, like ``me.changed``, and say it (a banner, the tab's title)."""
+
+    type: Literal["me.notice"]
+    title: str  # a few words for the tab's title
+    text: str
+    url: str
+
+
+class MeChallenge(TypedDict):
+    """A challenge of the person's stopped waiting (accepted, declined, withdrawn, expired):
+    their open challenges page shows it, or goes to the match."""
+
+    type: Literal["me.challenge"]
+    challenge: dict  # id, state, match_url (None unless accepted)
+
+
 class LobbyChanged(TypedDict):
     type: Literal["lobby.changed"]
 
@@ -100,6 +120,14 @@ def sockets_revoked(*, session: str | None = None) -> SocketsRevoked:
 
 def me_changed(*, seats: bool = False) -> MeChanged:
     return {"type": "me.changed", "seats": seats}
+
+
+def me_notice(*, title: str, text: str, url: str) -> MeNotice:
+    return {"type": "me.notice", "title": title, "text": text, "url": url}
+
+
+def me_challenge(*, challenge: dict) -> MeChallenge:
+    return {"type": "me.challenge", "challenge": challenge}
 
 
 def lobby_changed() -> LobbyChanged:

@@ -4,12 +4,16 @@ header's counts current (matches waiting for your move, unread notifications).
 Whose turn it is costs the move path nothing: this socket listens with the players of each
 match its person sits in, and reads who is to move from the ``match.updated`` message every
 move sends to that group anyway (no extra message, no query). It counts the notifications
-again only when ``me.changed`` says they changed (a notification written or read, a seat
-taken or given back).
+again only when ``me.changed`` or ``me.notice`` says they changed (a notification written or
+read, a seat taken or given back).
 
 Client -> server: {"type": "ping"} (every minute or so; it also notes the person is on the
 site). Server -> client: {"type": "counts", "your_turn": int, "unread": int},
-{"type": "pong"}, {"type": "error", "code": str, "message": str}.
+{"type": "notice", "title": str, "text": str, "url": str} (something to act on soon, such as a
+tournament table ready: the page says it and puts it in the tab's title),
+{"type": "challenge", "challenge": {"id", "state", "match_url"}} (a challenge of theirs stopped
+waiting: the challenges page follows it), {"type": "pong"},
+{"type": "error", "code": str, "message": str}.
 """
 
 from __future__ import annotations
@@ -79,6 +83,14 @@ class MeConsumer(JsonSocket):
 
     async def me_changed(self, event):
         await self.refresh(seats=bool(event.get("seats")))
+
+    async def me_challenge(self, event):
+        await self.send(text_data=json.dumps({"type": "challenge", "challenge": event["challenge"]}))
+
+    async def me_notice(self, event):
+        notice = {"type": "notice", "title": event["title"], "text": event["text"], "url": event["url"]}
+        await self.send(text_data=json.dumps(notice))
+        await self.refresh(seats=True)
 
     # -- helpers -------------------------------------------------------------------------
     async def refresh(self, *, seats: bool) -> None:

@@ -13,6 +13,7 @@ class Notification(models.Model):
         CHALLENGE_ANSWERED = "challenge_answered", "Challenge answered"
         REMATCH_OFFERED = "rematch_offered", "Rematch offered"
         FORUM_REPLY = "forum_reply", "Forum reply"
+        TABLE_READY = "table_ready", "Your table is ready"
 
     TEXT_MAX = 300
 
@@ -60,7 +61,7 @@ class NotificationSettings(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_settings"
     )
     email_your_turn = models.BooleanField(
-        "E-mail me when it is my turn in a correspondence match",
+        "E-mail me when it is my turn in a correspondence match or my tournament table is ready",
         default=True,
         help_text="At most one message per match every few hours, and only while you are away from the site.",
     )

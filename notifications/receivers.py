@@ -53,6 +53,11 @@ def rematch_offered(sender, match_id, user_ids, text, url, **kwargs) -> None:
     )
 
 
+def rematch_closed(sender, match_id, **kwargs) -> None:
+    """A rematch offer stopped waiting: the "rematch offered" it made asks nobody any more."""
+    services.notifications_settle(key=f"rematch:{match_id}")
+
+
 def seats_changed(sender, match_id, **kwargs) -> None:
     """A match was opened, a seat taken or given back, a match started or called off: the
     sockets of its people listen again to the right matches (moves never send this)."""

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from allauth.account.models import EmailAddress
 from django.db.models import F
+from django.urls import Resolver404, resolve
 
+from forums import selectors as forum_selectors
 from games.models import Match, Seat
 
 from .models import Notification
@@ -64,3 +66,15 @@ def listening_seats(user_id: int, limit: int) -> dict[int, tuple[int, bool]]:
 def confirmed_email(user) -> bool:
     """Whether the person's address is confirmed (sign-up confirms it by link)."""
     return bool(user.email) and EmailAddress.objects.filter(user=user, email__iexact=user.email, verified=True).exists()
+
+
+def gone_from_forum(notification: Notification, user) -> bool:
+    """Whether the forum post a notification links to can no longer be read by ``user`` (its
+    topic, or the post itself, was deleted since)."""
+    try:
+        found = resolve(notification.url)
+    except Resolver404:
+        return False
+    if found.url_name != "forum-post":
+        return False
+    return forum_selectors.post_for(found.kwargs["post_id"], user) is None

@@ -27,7 +27,7 @@ import live
 from accounts.models import User
 from forums.models import Post
 from games.models import Match, Seat
-from live.events import me_changed
+from live.events import me_changed, me_notice
 from live.groups import user_group
 
 from . import selectors
@@ -54,10 +54,13 @@ UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 UNSUBSCRIBE_LINK_DAYS = 60
 
 
-def notify(*, user_ids, kind: str, text: str, url: str = "", key: str = "") -> list[Notification]:
+def notify(
+    *, user_ids, kind: str, text: str, url: str = "", key: str = "", announce: bool = False
+) -> list[Notification]:
     """Tell these people (bots and repeats left out) that something happened; their open
     sockets count again once committed. With a ``key``, a person who already has an unread
-    notification under it gets no second one."""
+    notification under it gets no second one. ``announce``: something to act on soon (a
+    tournament table ready), which their open pages also say (a banner, the tab's title)."""
     if kind not in Kind.values:
         raise ValueError(f"Unknown kind of notification {kind!r}")
     people = set(get_user_model().objects.filter(pk__in=set(user_ids), is_bot=False).values_list("pk", flat=True))
@@ -71,13 +74,20 @@ def notify(*, user_ids, kind: str, text: str, url: str = "", key: str = "") -> l
     rows = Notification.objects.bulk_create(
         Notification(user_id=user_id, kind=kind, text=text, url=url[:300], key=key) for user_id in sorted(people)
     )
-    tell_users(sorted(people))
+    if announce:
+        outbox = live.Outbox()
+        event = me_notice(title=Kind(kind).label, text=text, url=url)
+        for user_id in sorted(people):
+            outbox.send(user_group(user_id), event)
+        live.publish_on_commit(outbox)
+    else:
+        tell_users(sorted(people))
     return rows
 
 
 def notifications_settle(*, key: str) -> int:
     """Mark read every unread notification under ``key``: what it asked for is no longer
-    waiting (a challenge answered, withdrawn or expired)."""
+    waiting (a challenge answered, withdrawn or expired, a rematch offer closed)."""
     people = list(Notification.objects.filter(key=key, read=False).values_list("user_id", flat=True))
     if not people:
         return 0
@@ -110,7 +120,8 @@ def notification_open(*, user, notification_id: int) -> Notification | None:
 def notify_match_finished(*, match_id: int) -> list[Notification]:
     """Tell each person seated in a finished match how it went: once per match and person,
     read or not, whoever runs first (the task queued when it ended, its retry, or the sweep,
-    ``untold_finished_matches_notify``); a unique constraint holds it when two run at once."""
+    ``untold_finished_matches_notify``); a unique constraint holds it when two run at once.
+    Untimed practice against bots alone is noted already read: its player watched it end."""
     key = finished_key(match_id)
     seats: dict[int, Seat] = {}
     for seat in (
@@ -120,6 +131,7 @@ def notify_match_finished(*, match_id: int) -> list[Notification]:
     ):
         if seat.user_id is not None:
             seats.setdefault(seat.user_id, seat)
+    practice = len(seats) == 1 and all(seat.match.speed == Match.Speed.UNTIMED for seat in seats.values())
     told = set(
         Notification.objects.filter(kind=Kind.MATCH_FINISHED, key=key, user_id__in=list(seats)).values_list(
             "user_id", flat=True
@@ -138,12 +150,14 @@ def notify_match_finished(*, match_id: int) -> list[Notification]:
                 text=f"{match.game_name} #{match.pk} is over: {result}."[: Notification.TEXT_MAX],
                 url=match.get_absolute_url(),
                 key=key,
+                read=practice,
             )
         )
     if not rows:
         return []
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
-    tell_users([row.user_id for row in rows])
+    if not practice:
+        tell_users([row.user_id for row in rows])
     return rows
 
 
@@ -359,14 +373,9 @@ def turn_mail_due(*, user, now: datetime | None = None) -> list[Match]:
     ``NOTIFY_AWAY_MINUTES``, the turn begun after they left, and no mail about that match in
     the last ``TURN_MAIL_EVERY_HOURS``."""
     now = now or timezone.now()
-    if user.is_bot or not selectors.confirmed_email(user):
+    if not away_with_mail_on(user, now):
         return []
-    prefs = NotificationSettings.objects.filter(user=user).first()
-    if prefs is not None and not prefs.email_your_turn:
-        return []
-    last_seen = prefs.last_seen if prefs is not None else None
-    if last_seen is not None and now - last_seen < timedelta(minutes=settings.NOTIFY_AWAY_MINUTES):
-        return []
+    last_seen = NotificationSettings.objects.filter(user=user).values_list("last_seen", flat=True).first()
     window = now - timedelta(hours=settings.TURN_MAIL_EVERY_HOURS)
     mailed = set(TurnMail.objects.filter(user=user, sent_at__gt=window).values_list("match_id", flat=True))
     matches = []
@@ -420,28 +429,43 @@ def _turn_mail_unclaim(user, matches: list[Match], before: dict, claimed_at: dat
                 claim.delete()
 
 
+def away_with_mail_on(user, now: datetime | None = None) -> bool:
+    """Whether ``user`` is to be e-mailed what concerns them: a person with a confirmed
+    address and the e-mail setting on, away from the site for ``NOTIFY_AWAY_MINUTES``."""
+    now = now or timezone.now()
+    if user.is_bot or not selectors.confirmed_email(user):
+        return False
+    prefs = NotificationSettings.objects.filter(user=user).first()
+    if prefs is None:
+        return True
+    away = prefs.last_seen is None or now - prefs.last_seen >= timedelta(minutes=settings.NOTIFY_AWAY_MINUTES)
+    return prefs.email_your_turn and away
+
+
+def notice_mail_send(*, notification_id: int) -> bool:
+    """E-mail an announced notification (a tournament table ready) to its person if they are
+    away with the e-mail setting on (``away_with_mail_on``) and have not read it meanwhile;
+    whether a mail went out."""
+    notification = Notification.objects.select_related("user").filter(pk=notification_id, read=False).first()
+    if notification is None or not away_with_mail_on(notification.user):
+        return False
+    text = [notification.text, _absolute(notification.get_absolute_url())]
+    _mail(notification.user, notification.get_kind_display(), text).send(fail_silently=False)
+    return True
+
+
 def _absolute(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
-def _turn_mail(user, matches: list[Match]) -> EmailMessage:
+def _mail(user, subject: str, text: list[str]) -> EmailMessage:
+    """A mail to ``user``: a greeting, ``text`` (lines), then how to stop such mails (a signed
+    one-click unsubscribe link, also in the headers) and the site's name."""
     unsubscribe_url = _absolute(reverse("notifications-unsubscribe", args=[unsubscribe_token(user)]))
-    if len(matches) == 1:
-        subject = f"Your move in {matches[0].game_name} #{matches[0].pk}"
-        opening = "It is your move in a correspondence match:"
-    else:
-        subject = f"Your move in {len(matches)} matches"
-        opening = f"It is your move in {len(matches)} correspondence matches:"
-    lines = [f"Hello {user.username},", "", opening, ""]
-    for match in matches:
-        left = match.deadline - timezone.now()
-        hours = max(0, int(left.total_seconds() // 3600))
-        due = f"{hours // 24} d {hours % 24} h left" if hours >= 24 else f"{hours} h left"
-        lines.append(f"- {match.game_name} #{match.pk} ({due}): {_absolute(match.get_absolute_url())}")
-    lines += [
+    lines = [
+        f"Hello {user.username},",
         "",
-        f"You get at most one message per match every {settings.TURN_MAIL_EVERY_HOURS} hours, and none",
-        "while you are on the site.",
+        *text,
         "",
         f"Stop these e-mails (this link works for {UNSUBSCRIBE_LINK_DAYS} days): {unsubscribe_url}",
         f"Or change it on your profile: {_absolute(reverse('profile-edit'))}",
@@ -454,3 +478,24 @@ def _turn_mail(user, matches: list[Match]) -> EmailMessage:
         to=[user.email],
         headers={"List-Unsubscribe": f"<{unsubscribe_url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
     )
+
+
+def _turn_mail(user, matches: list[Match]) -> EmailMessage:
+    if len(matches) == 1:
+        subject = f"Your move in {matches[0].game_name} #{matches[0].pk}"
+        opening = "It is your move in a correspondence match:"
+    else:
+        subject = f"Your move in {len(matches)} matches"
+        opening = f"It is your move in {len(matches)} correspondence matches:"
+    lines = [opening, ""]
+    for match in matches:
+        left = match.deadline - timezone.now()
+        hours = max(0, int(left.total_seconds() // 3600))
+        due = f"{hours // 24} d {hours % 24} h left" if hours >= 24 else f"{hours} h left"
+        lines.append(f"- {match.game_name} #{match.pk} ({due}): {_absolute(match.get_absolute_url())}")
+    lines += [
+        "",
+        f"You get at most one message per match every {settings.TURN_MAIL_EVERY_HOURS} hours, and none",
+        "while you are on the site.",
+    ]
+    return _mail(user, subject, lines)

@@ -47,3 +47,8 @@ def sweep_your_turn() -> int:
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), max_retries=3, retry_backoff=True)
 def send_turn_mail(user_id: int) -> int:
     return services.turn_mail_send(user_id=user_id)
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), max_retries=3, retry_backoff=True)
+def send_notice_mail(notification_id: int) -> bool:
+    return services.notice_mail_send(notification_id=notification_id)

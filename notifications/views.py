@@ -11,6 +11,8 @@ from . import selectors, services
 from .forms import NotificationSettingsForm
 
 PAGE_SIZE = 30
+# Where a notification's post was deleted since: said instead of a missing page.
+GONE = "The post this notification was about has been deleted since, so there is nothing to show."
 
 
 @login_required
@@ -27,7 +29,10 @@ def notification_open(request, notification_id: int):
     safe = notification is not None and url_has_allowed_host_and_scheme(
         notification.url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
-    if not safe:
+    if notification is None or not safe:
+        return redirect("notifications")
+    if selectors.gone_from_forum(notification, request.user):
+        messages.info(request, GONE)
         return redirect("notifications")
     return redirect(notification.url)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
-from games.catalog import bot_choices, game_choices
+from games.catalog import all_games, bot_choices, game_choices
 from portal import refusals
 
 from . import services
@@ -56,6 +56,12 @@ class TournamentForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = game_choices()
+
+    def games_data(self) -> dict:
+        """For the page's script (``static/js/game-forms.js``): each game's table sizes, and the
+        one a change of game starts from."""
+        counts = {game.slug: list(game.allowed_player_counts()) for game in all_games()}
+        return {slug: {"counts": sizes, "default": min(sizes), "options": []} for slug, sizes in counts.items()}
 
     def clean(self):
         data = super().clean()

@@ -1,4 +1,5 @@
-"""What tournaments do when a match ends (connected in ``TournamentsConfig.ready``)."""
+"""What tournaments do when a match ends, and what they answer about their tables
+(connected in ``TournamentsConfig.ready``)."""
 
 from __future__ import annotations
 
@@ -17,3 +18,13 @@ def match_finished(sender, match_id, **kwargs) -> None:
     if row is None:
         return
     table_finished.delay(*row)
+
+
+def rematch_refused(sender, match_id, **kwargs) -> str | None:
+    """A table is played again only as its tournament pairs it: no rematch outside it."""
+    name = Table.objects.filter(match_id=match_id).values_list("round__tournament__name", flat=True).first()
+    if name is None:
+        return None
+    return (
+        f"This match was a table of the tournament “{name}”: its players meet again only as the tournament pairs them."
+    )

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from games.models import Match, Move
+
 from . import services
 from .models import Bye, Entrant, Round, Table, TableSeat, Tournament
 
@@ -93,3 +95,17 @@ def player_wins(user) -> int:
     return Entrant.objects.filter(
         user=user, final_rank=1, tournament__status=Tournament.Status.FINISHED, tournament__invite_only=False
     ).count()
+
+
+def table_of_match(match_id: int) -> Table | None:
+    """The tournament table a match is, with its round and tournament (None for any other)."""
+    return Table.objects.select_related("round__tournament").filter(match_id=match_id).first()
+
+
+def first_move_due(match: Match) -> bool:
+    """Whether a match's first move is still to be made, its clock running."""
+    return (
+        match.status == Match.Status.ACTIVE
+        and match.deadline is not None
+        and not Move.objects.filter(match_id=match.pk, seat__isnull=False).exists()
+    )

@@ -22,6 +22,7 @@ import secrets
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -40,6 +41,9 @@ from games.clock import FOR_TOURNAMENT, Clock, ClockError
 from games.models import Match, Seat
 from live.events import tournament_changed
 from live.groups import tournament_group
+from notifications import services as notification_services
+from notifications import tasks as notification_tasks
+from notifications.models import Notification
 from portal import page_cache
 from portal.errors import ServiceError
 from portal.rate_limits import Rate, SlidingWindow
@@ -519,6 +523,7 @@ def _play_round(tournament: Tournament, number: int) -> None:
             TableSeat.objects.bulk_create(
                 TableSeat(table=table, index=i, entrant=entrant) for i, entrant in enumerate(seated)
             )
+            _call_to_table(tournament, number, match, seated)
         Bye.objects.bulk_create(Bye(round=round_, entrant_id=entrant_id) for entrant_id in byes)
         _changed(tournament)
         if tables:
@@ -529,6 +534,22 @@ def _play_round(tournament: Tournament, number: int) -> None:
             _finish(tournament)
             return
         number += 1
+
+
+def _call_to_table(tournament: Tournament, number: int, match: Match, seated: list[Entrant]) -> None:
+    """Tell the people at a new table that it is ready (their clock runs): a notification,
+    said at once on their open pages and in the tab's title, and an e-mail to those away from
+    the site with the e-mail setting on."""
+    rows = notification_services.notify(
+        user_ids=[entrant.user_id for entrant in seated if not entrant.is_bot],
+        kind=Notification.Kind.TABLE_READY,
+        text=f"Your table is ready: round {number} of {tournament.name}, {tournament.game_name} #{match.pk}.",
+        url=match.get_absolute_url(),
+        key=f"table:{match.pk}",
+        announce=True,
+    )
+    for row in rows:
+        transaction.on_commit(partial(notification_tasks.send_notice_mail.delay, row.pk), robust=True)
 
 
 def _pairings(tournament: Tournament, number: int) -> tuple[list[tuple[int, ...]], list[int]]:

@@ -55,6 +55,7 @@ def _tournament_or_404(request, tournament_id) -> tuple[Tournament, str | None]:
 def tournament_detail(request, tournament_id):
     tournament, token = _tournament_or_404(request, tournament_id)
     entrants = selectors.entrants_of(tournament)
+    user = request.user
     context = {
         "tournament": tournament,
         "token": token,
@@ -62,19 +63,17 @@ def tournament_detail(request, tournament_id):
         "standings": selectors.standing_rows(tournament, entrants),
         "tie_break_names": standings.TIE_BREAKS,
         "rounds": selectors.rounds_of(tournament),
+        "mine": next((e for e in entrants if user.is_authenticated and e.user_id == user.pk and not e.is_bot), None),
+        "is_creator": user.is_authenticated and (user.pk == tournament.creator_id or user.is_staff),
+        "bot_form": AddBotForm(),
+        "minimum": services.minimum_entrants(tournament),
+        "entries_open": timezone.now() >= tournament.registration_opens_at,
     }
-    if request.GET.get("part") == "live":
-        return render(request, "tournaments/_live.html", context)
-    user = request.user
-    mine = next((e for e in entrants if user.is_authenticated and e.user_id == user.pk and not e.is_bot), None)
-    context.update(
-        mine=mine,
-        is_creator=user.is_authenticated and (user.pk == tournament.creator_id or user.is_staff),
-        bot_form=AddBotForm(),
-        minimum=services.minimum_entrants(tournament),
-        entries_open=timezone.now() >= tournament.registration_opens_at,
-    )
-    return render(request, "tournaments/detail.html", context)
+    # The live part is everything that changes as the tournament runs (its status, winner,
+    # the buttons of this visitor, the standings and rounds): the page fetches it again
+    # whenever its socket says the tournament changed.
+    template = "tournaments/_live.html" if request.GET.get("part") == "live" else "tournaments/detail.html"
+    return render(request, template, context)
 
 
 @login_required

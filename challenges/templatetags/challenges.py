@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from games.models import Match
 
-from .. import selectors
+from .. import selectors, services
 from ..forms import ChallengeForm
 
 register = template.Library()
@@ -20,10 +20,13 @@ def _url_pattern(name: str) -> str:
 @register.inclusion_tag("challenges/_rematch.html", takes_context=True)
 def rematch_panel(context, match):
     """Data for static/js/rematch.js, which draws the panel and follows the offer live. The
-    latest offer is read (one query) only for a finished match and a signed-in visitor."""
+    latest offer is read (one query) only for a finished match and a signed-in visitor. No
+    panel for a match that may not be played again on its own (a tournament's table)."""
     user = context["request"].user
     data = {"offer": None, "me": None, "seated": False}
     if user.is_authenticated and match.status == Match.Status.FINISHED:
+        if services.rematch_refusal(match.pk):  # a tournament's table: no rematch outside it
+            return {"match": match, "refused": True}
         offer, answers = selectors.latest_rematch(match.pk)
         data = {
             "offer": selectors.rematch_json(offer, answers) if offer else None,

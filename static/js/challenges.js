@@ -1,56 +1,63 @@
-// The challenges page while some of yours wait for an answer: asks now and then how they
-// stand (less often the longer nothing happens), and goes to the match once one is accepted.
+// The challenges page follows the challenges waiting on it, live: the person's /ws/me/ socket
+// (me.js) hands over each one that stops waiting (accepted, declined, withdrawn, expired) as a
+// "challenge" event. A challenge of yours accepted takes you to its match; any other row says
+// what became of it, and when. Answers given before the socket opened (or while it was away)
+// are asked for once, as it opens.
 
-const sent = document.getElementById("challenges-sent");
-const FIRST_MS = 3000;
-const MOST_MS = 30000;
-let wait = FIRST_MS;
+const WORDS = { accepted: "accepted", declined: "declined", cancelled: "withdrawn", expired: "expired" };
 
-function waiting() {
-  return [...sent.querySelectorAll("li[data-challenge][data-state=pending]")];
+function row(id) {
+  return document.querySelector(`li[data-challenge="${id}"][data-state=pending]`);
 }
 
-function settle(row, challenge) {
-  row.dataset.state = challenge.state;
-  const status = row.querySelector(".challenge-status");
-  if (status) status.textContent = challenge.state === "declined" ? "declined" : challenge.state;
-  row.querySelectorAll("form").forEach((form) => form.remove());
-}
-
-async function check() {
-  const rows = waiting();
-  if (!rows.length) return;
-  if (!document.hidden) {
-    try {
-      // The list comes in pages, newest first: read on until every row waiting is found.
-      const byId = new Map();
-      let url = "/api/challenges/";
-      let res = null;
-      while (url) {
-        res = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
-        if (!res.ok) break;
-        const page = await res.json();
-        for (const c of page.results) byId.set(String(c.id), c);
-        url = rows.every((row) => byId.has(row.dataset.challenge)) ? null : page.next;
-      }
-      if (res.ok) {
-        for (const row of rows) {
-          const challenge = byId.get(row.dataset.challenge);
-          if (!challenge || challenge.state === "pending") continue;
-          if (challenge.state === "accepted" && challenge.match_url) {
-            window.location.assign(challenge.match_url);
-            return;
-          }
-          settle(row, challenge);
-          wait = FIRST_MS;
-        }
-      }
-    } catch (err) {
-      /* offline for a moment: ask again later */
-    }
+function settle(li, challenge) {
+  const mine = li.closest("#challenges-sent") !== null;
+  if (mine && challenge.state === "accepted" && challenge.match_url) {
+    window.location.assign(challenge.match_url);
+    return;
   }
-  wait = Math.min(MOST_MS, wait * 1.5);
-  setTimeout(check, wait);
+  li.dataset.state = challenge.state;
+  li.querySelector(".challenge-buttons")?.remove();
+  const badge = document.createElement("span");
+  badge.className = "badge";
+  badge.textContent = WORDS[challenge.state] || challenge.state;
+  const when = document.createElement("span");
+  when.className = "muted";
+  when.textContent = " just now";
+  li.querySelector(".challenge-expiry")?.replaceWith(badge, when);
+  if (challenge.match_url) {
+    const link = document.createElement("a");
+    link.href = challenge.match_url;
+    link.textContent = " go to the match";
+    li.append(link);
+  }
 }
 
-setTimeout(check, FIRST_MS);
+document.addEventListener("challenge", (event) => {
+  const li = row(event.detail.id);
+  if (li) settle(li, event.detail);
+});
+
+// The socket (re)opened: how do the rows still shown as waiting stand now?
+async function catchUp() {
+  const waiting = [...document.querySelectorAll("li[data-challenge][data-state=pending]")];
+  let url = "/api/challenges/";
+  const byId = new Map();
+  try {
+    while (url && waiting.some((li) => !byId.has(li.dataset.challenge))) {
+      const res = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+      if (!res.ok) return;
+      const page = await res.json();
+      for (const c of page.results) byId.set(String(c.id), c);
+      url = page.next;
+    }
+  } catch (err) {
+    return; /* offline again: the next reconnection asks */
+  }
+  for (const li of waiting) {
+    const challenge = byId.get(li.dataset.challenge);
+    if (challenge && challenge.state !== "pending") settle(li, challenge);
+  }
+}
+
+document.addEventListener("me-connected", catchUp);

@@ -1,18 +1,22 @@
-// Forms that start a match (games.forms.GameForm) follow the chosen game: the players menu
-// offers only the counts that game allows, only its options show, and untimed practice is
-// never rated. The games' data comes from the page (json_script), never from inline script.
+// Forms that start a match (games.forms.GameForm) or a tournament follow the chosen game: the
+// players menu offers only the counts that game allows, only its options show, and untimed
+// practice is never rated. A change of game starts again from that game's defaults (its usual
+// number of players, its options as they come), so nothing chosen for another game is sent
+// along unseen. The games' data comes from the page (json_script), never from inline script.
 
 function follow(form) {
   const data = JSON.parse(document.getElementById(form.dataset.gamesData).textContent);
   const game = form.elements.game;
-  const players = form.elements.num_players;
+  const players = form.elements.num_players || form.elements.table_size;
   const clock = form.elements.time_control;
   const rated = form.elements.rated;
 
-  function showGame() {
+  // ``fresh``: the game was changed, so its fields start from their defaults; otherwise (the
+  // page as served, perhaps with the choices of a refused post) what they hold is kept.
+  function showGame(fresh) {
     const info = data[game.value];
     if (!info) return;
-    const keep = Number(players.value);
+    const keep = fresh ? info.default : Number(players.value);
     players.replaceChildren(
       ...info.counts.map((n) => {
         const option = document.createElement("option");
@@ -24,6 +28,12 @@ function follow(form) {
     players.value = String(info.counts.includes(keep) ? keep : info.default);
     form.querySelectorAll("[data-game]").forEach((field) => {
       field.hidden = field.dataset.game !== game.value;
+      if (fresh && !field.hidden) {
+        field.querySelectorAll("input").forEach((input) => {
+          if (input.type === "checkbox") input.checked = input.defaultChecked;
+          else input.value = input.defaultValue;
+        });
+      }
     });
   }
 
@@ -34,9 +44,9 @@ function follow(form) {
     rated.disabled = untimed;
   }
 
-  game.addEventListener("change", showGame);
+  game.addEventListener("change", () => showGame(true));
   if (clock) clock.addEventListener("change", showClock);
-  showGame();
+  showGame(false);
   showClock();
 }
 

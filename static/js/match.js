@@ -365,6 +365,8 @@ function render() {
   showYourTurn(payload);
   renderTakeback();
   if (replayFrames === null) drawBoard(view, true);
+  // For the page's other parts that follow the match (a tournament table's countdown).
+  document.dispatchEvent(new CustomEvent("match-drawn", { detail: payload }));
 }
 
 function applySnapshot(snapshot) {

@@ -30,16 +30,48 @@ function show(kind, n) {
   links[kind]?.classList.toggle("has-count", n > 0);
 }
 
+// Something to act on soon (a tournament table ready): said above the page, with its link,
+// and in the tab's title ("(1) Your table is ready") for a player looking at another tab.
+const notices = document.getElementById("notices");
+const baseTitle = document.title;
+let announced = 0;
+
+function announce(msg) {
+  announced += 1;
+  document.title = `(${announced}) ${msg.title}`;
+  if (!notices) return;
+  const line = document.createElement("p");
+  line.className = "message notice";
+  const link = document.createElement("a");
+  link.href = msg.url;
+  link.textContent = msg.text;
+  line.append(link);
+  notices.append(line);
+}
+
+// Back on the tab, the person has seen it: the title is the page's own again.
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && announced && document.hasFocus()) {
+    announced = 0;
+    document.title = baseTitle;
+  }
+});
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/me/`);
   window.meSocket = socket;
   socket.addEventListener("open", () => {
+    // What the page follows through this socket may have moved on before it opened.
+    document.dispatchEvent(new CustomEvent("me-connected"));
     retry = 0;
     pinger = setInterval(() => socket.send('{"type": "ping"}'), PING_EVERY);
   });
   socket.addEventListener("message", (event) => {
     const msg = JSON.parse(event.data);
+    if (msg.type === "notice") announce(msg);
+    // For the page's own parts that follow the person's challenges (challenges.js).
+    if (msg.type === "challenge") document.dispatchEvent(new CustomEvent("challenge", { detail: msg.challenge }));
     if (msg.type !== "counts") return;
     show("your_turn", msg.your_turn);
     show("unread", msg.unread);

@@ -1,6 +1,7 @@
 """The forms that start a match follow the chosen game and work as they are: every "Play"
 button of a game page lands on forms whose defaults are valid for that game."""
 
+import json
 import re
 
 import pytest
@@ -95,3 +96,63 @@ def test_rated_play_against_a_bot_is_a_visible_choice(client, alice):
     match = Match.objects.get()
     assert response.status_code == 302
     assert match.rated and match.speed == Match.Speed.LIVE and match.seconds_per_move == 180
+
+
+# A number of players the chosen game is not played by, through each form that takes one: the
+# form comes back with the reason by the field, and nothing is made.
+REFUSED_COUNTS = [
+    (
+        "/play/new/",
+        {"game": "territories", "num_players": 3, "time_control": "live-90", "rated": "on", "visibility": "public"},
+        "Territories is played by 2 players.",
+    ),
+    (
+        "/play/computer/",
+        {"game": "gp02a", "num_players": 2, "bot": "random", "time_control": "untimed"},
+        "GP02A Territory is played by 3, 4 players.",
+    ),
+    (
+        "/players/bob/challenge/",
+        {"game": "game-of-god", "num_players": 5, "time_control": "live-90", "rated": "on"},
+        "Game of God is played by 2, 4 players.",
+    ),
+    (
+        "/tournaments/new/",
+        {
+            "name": "Cup",
+            "game": "gp02a",
+            "table_size": 2,
+            "format": "swiss",
+            "speed": "live",
+            "seconds_per_move": 90,
+            "rated": "on",
+            "starts_at": "2099-01-01T12:00",
+        },
+        "GP02A Territory is played by 3, 4 players, not 2.",
+    ),
+]
+
+
+@pytest.mark.parametrize("path, post, reason", REFUSED_COUNTS, ids=["lobby", "computer", "challenge", "tournament"])
+def test_a_number_of_players_the_game_is_not_played_by_is_refused_with_the_reason(
+    client, alice, bob, path, post, reason
+):
+    from challenges.models import Challenge
+    from tournaments.models import Tournament
+
+    client.force_login(alice)
+    response = client.post(path, post)
+    assert response.status_code == 200
+    assert reason in response.content.decode()
+    assert not Match.objects.exists() and not Challenge.objects.exists() and not Tournament.objects.exists()
+
+
+def test_the_tournament_form_tells_its_script_each_games_table_sizes(client, alice):
+    client.force_login(alice)
+    page = client.get("/tournaments/new/").content.decode()
+    found = re.search(r'<script id="tournament-games" type="application/json">(.*?)</script>', page)
+    assert found is not None
+    data = json.loads(found.group(1))
+    assert data["gp02a"] == {"counts": [3, 4], "default": 3, "options": []}
+    assert data["territories"] == {"counts": [2], "default": 2, "options": []}
+    assert 'data-games-data="tournament-games"' in page

@@ -95,3 +95,14 @@ def test_a_refused_answer_tells_nobody(alice, bob, make_user):
 
     assert told(alice) == []
     assert told(bob) == [received(read=False)]
+
+
+def test_an_answered_challenge_says_what_became_of_it_and_when_not_when_it_expires(client, alice, bob):
+    declined = challenge(alice, bob)
+    services.challenge_decline(challenge_id=declined.pk, user=bob)
+    client.force_login(alice)
+    page = client.get("/challenges/").content.decode()
+    row = page[page.index(f'data-challenge="{declined.pk}"') :]
+    row = row[: row.index("</li>")]
+    assert '<span class="badge">declined</span>' in row and "ago</span>" in row
+    assert "expires in" not in row

@@ -144,3 +144,49 @@ async def test_resigning_takes_the_match_off_the_count(alice, bob, patch_auth): 
     await sync_to_async(services.match_resign)(match_id=match.pk, user=first)
     assert (await next_frame(ws))["your_turn"] == 0
     await ws.disconnect()
+
+
+async def test_a_table_ready_reaches_the_players_open_pages_as_a_notice(alice, bob, make_user, patch_auth):  # noqa: F811
+    from tests.tournaments.helpers import announce, tables_of
+    from tournaments import services as tournaments
+
+    def start_a_tournament():
+        tournament = announce(make_user("tom"), name="Night cup")
+        for user in (alice, bob):
+            tournaments.tournament_join(tournament_id=tournament.pk, user=user)
+        tournaments.tournament_start(tournament_id=tournament.pk, user=tournament.creator)
+        return tables_of(tournament)[0].match_id
+
+    ws, ok, _ = await me_socket(patch_auth, alice)
+    assert ok
+    assert await next_frame(ws) == {"type": "counts", "your_turn": 0, "unread": 0}
+    match_id = await sync_to_async(start_a_tournament)()
+    frames: list[dict] = []
+    while not any(f["type"] == "notice" for f in frames) or not any(f.get("unread") == 1 for f in frames):
+        frames.append(json.loads(await ws.receive_from(timeout=10)))
+    assert next(f for f in frames if f["type"] == "notice") == {
+        "type": "notice",
+        "title": "Your table is ready",
+        "text": f"Your table is ready: round 1 of Night cup, Territories #{match_id}.",
+        "url": f"/matches/{match_id}/",
+    }
+    await ws.disconnect()
+
+
+async def test_a_challenge_answered_reaches_both_sides_open_pages(alice, bob, patch_auth):  # noqa: F811
+    from challenges import services as challenges
+
+    terms = {"game": "game-of-god", "num_players": 2, "rated": False, "speed": "live", "seconds_per_move": 30}
+    challenge = await sync_to_async(challenges.challenge_create)(user=alice, to=bob, **terms)
+    challenger, ok, _ = await me_socket(patch_auth, alice)
+    assert ok
+    await sync_to_async(challenges.challenge_decline)(challenge_id=challenge.pk, user=bob)
+    frame = await next_frame(challenger, "challenge")
+    assert frame == {"type": "challenge", "challenge": {"id": challenge.pk, "state": "declined", "match_url": None}}
+
+    second = await sync_to_async(challenges.challenge_create)(user=alice, to=bob, **terms)
+    await sync_to_async(challenges.challenge_accept)(challenge_id=second.pk, user=bob)
+    frame = await next_frame(challenger, "challenge")
+    assert frame["challenge"]["state"] == "accepted"
+    assert frame["challenge"]["match_url"].startswith("/matches/")
+    await challenger.disconnect()

@@ -24,7 +24,10 @@ pytestmark = pytest.mark.django_db
 
 SIGNED_IN = 2  # the session and the account
 CHALLENGES = 1  # the lobby: the challenges waiting for the signed-in visitor's answer
-REMATCH = 1  # a finished match's page: its latest rematch offer, for a signed-in visitor
+# A finished match's page, for a signed-in visitor: whether it may have a rematch (not a
+# tournament's table), and its latest rematch offer.
+REMATCH = 2
+TABLE = 1  # a match's page: the tournament it is a table of, if any (the page links back)
 
 
 @pytest.fixture(params=[8, 40], ids=["small site", "bigger site"])
@@ -152,13 +155,13 @@ def test_the_lobby_costs_five_queries_then_none_whatever_the_number_of_open_matc
 
 @pytest.mark.parametrize("which", ["open", "playing", "finished"])
 @pytest.mark.parametrize("viewer", [None, "alice", "carol"], ids=["anonymous", "player", "spectator"])
-def test_a_match_page_costs_two_queries(client, site, django_assert_max_num_queries, which, viewer):
-    """The match with its seats and players in one query, then the chat; a process that has
-    not seen the match yet also reads its moves once."""
+def test_a_match_page_costs_three_queries(client, site, django_assert_max_num_queries, which, viewer):
+    """The match with its seats and players in one query, then the chat, and whether it is a
+    tournament's table; a process that has not seen the match yet also reads its moves once."""
     match = site[which]
     if viewer:
         client.force_login(site[viewer])
-    extra = SIGNED_IN + (REMATCH if which == "finished" else 0) if viewer else 0
+    extra = TABLE + (SIGNED_IN + (REMATCH if which == "finished" else 0) if viewer else 0)
     state_cache.forget_all()
     with django_assert_max_num_queries(2 + 1 + extra, info="the moves read once"):
         assert client.get(match.get_absolute_url()).status_code == 200
@@ -171,7 +174,7 @@ def test_an_invite_only_match_page_costs_its_players_no_query_more(client, site,
     invited = Match.objects.get(visibility="invite")
     client.force_login(site["carol"])  # its creator, seated
     client.get(invited.get_absolute_url())
-    with django_assert_max_num_queries(2 + SIGNED_IN):
+    with django_assert_max_num_queries(2 + TABLE + SIGNED_IN):
         assert client.get(invited.get_absolute_url()).status_code == 200
 
 

@@ -1,5 +1,6 @@
 """The tournaments' sections of other apps' pages: ``{% game_tournaments slug %}`` on a game
-page, ``{% player_tournaments profile %}`` on a player page."""
+page, ``{% player_tournaments profile %}`` on a player page, ``{% tournament_table match %}``
+on the match page of a tournament's table."""
 
 from django import template
 
@@ -29,3 +30,11 @@ def player_tournaments(profile):
     else:
         wins = selectors.player_wins(profile)
     return {"results": results, "wins": wins}
+
+
+@register.inclusion_tag("tournaments/_table_of.html")
+def tournament_table(match):
+    """On a table's match page: the tournament and round it belongs to, linked, and until its
+    first move is made a countdown of that move's clock (``static/js/table-ready.js``)."""
+    table = selectors.table_of_match(match.pk)
+    return {"table": table, "match": match, "first_move_due": table is not None and selectors.first_move_due(match)}
