@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef, Prefetch
 from django.utils import timezone
 
-from . import state_cache
+from . import replays, state_cache
 from .engines import get_game
 from .models import ChatMessage, Match, Move, Seat
 from .seat_names import seat_names
@@ -343,16 +343,9 @@ def public_actions(match: Match) -> list[str]:
     return state_cache.load(match).public_history()
 
 
-def replay_views(match: Match) -> list[dict]:
-    """Every position of a finished match, from the start, as the spectator sees it at the end
-    (actions as in the public move list)."""
-    engine = get_game(match.game)
-    state = engine.new_state(match.num_players, match.options)
-    actions = list(match.moves.order_by("index").values_list("action", "seat"))
-    frames = [{"action": None, "seat": None, "view": state.view(None)}]
-    for action, seat in actions:
-        state.apply(action)
-        frames.append({"seat": seat, "view": state.view(None)})
-    for frame, shown in zip(frames[1:], state.public_history(), strict=True):
-        frame["action"], frame["label"] = shown, engine.action_label(shown)
-    return frames
+def replay(match: Match) -> dict:
+    """Every position of a match, compact (``games.replays``): the first position's view, then
+    each step's seat, public action, its words and the patch of the view, as a spectator sees
+    it at that step (actions as in the public move list)."""
+    stored = list(match.moves.order_by("index").values_list("action", "seat"))
+    return replays.build(get_game(match.game), match.num_players, match.options, stored)

@@ -424,7 +424,6 @@ class ChitTerritoryState(State):
             self.round = 1
             self.draws_left = 2
             self._proceed(DRAW)
-        self._scored = self._breakdown = None
         self.history.append(action)
 
     def scores(self) -> list[int]:
@@ -570,6 +569,7 @@ class ChitTerritoryState(State):
 
     # ------------------------------------------------------------------ internals
     def _place(self, t: int, plot: int, owner: int) -> None:
+        self._scored = self._breakdown = None  # the score is the board's: it changes with it
         bit = 1 << plot
         self.board_type[plot] = t
         self.board_owner[plot] = owner
@@ -579,6 +579,7 @@ class ChitTerritoryState(State):
         self.on_board[owner] += 1
 
     def _remove(self, plot: int) -> None:
+        self._scored = self._breakdown = None
         t = self.board_type[plot]
         owner = self.board_owner[plot]
         bit = 1 << plot
