@@ -31,6 +31,7 @@ import os
 import statistics
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.databases import create_database, setup_django
 from bench.report import machine, write_section
@@ -108,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         for game, players, moves in MATCHES:
             seed = seed_nearest(game, players, moves) if moves else 0
             match = finished_by_random_play(game, people[:players], seed=seed)
-            row = {"game": game, "players": players, "moves": match.moves.count()}
+            row: dict[str, Any] = {"game": game, "players": players, "moves": match.moves.count()}
             row.update(measure(client, f"/matches/{match.pk}/replay.json", args.repeat))
             row["former_raw"], row["former_wire"] = former_size(match)
             rows.append(row)

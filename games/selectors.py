@@ -130,6 +130,7 @@ def _shared_payload(match: Match, state, seats_part: list[dict], clocks: dict) -
         "clocks": clocks,
         "moves": len(state.history),
         "takeback": takeback_json(match),
+        "prompt_others": state.prompt_others(),
     }
 
 
@@ -144,6 +145,16 @@ def _own_payload(match: Match, state, seat: int | None, seats_part: list[dict], 
         "view": view,
         "legal_actions": legal_actions_json(match, state, seat),
     }
+
+
+def headline(payload: dict) -> str:
+    """The line above the board for whoever ``payload`` is for: the view's ``prompt`` ("You
+    rolled 6: place a marker...") for the seat to move, the shared ``prompt_others`` naming
+    that seat ("Blue rolled 6 and places a marker...") for the other seats and spectators.
+    The match page picks the same way (static/js/match.js, ``headline``)."""
+    view = payload["view"]
+    mine = payload["seat"] is not None and payload["seat"] == view.get("current_player")
+    return view.get("prompt", "") if mine else payload["prompt_others"]
 
 
 def match_payload(match: Match, user, *, chat: bool = True) -> dict:

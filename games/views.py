@@ -185,6 +185,7 @@ def match_page(request, match_id):
     context = {
         "match": match,
         "payload": payload,
+        "headline": selectors.headline(payload),
         "token": _token(request, match_id) or "",
         "is_creator": is_creator,
         "can_abort": is_creator and selectors.can_abort(match),

@@ -486,6 +486,23 @@ class ChitTerritoryState(State):
             return f"Discard a chit from your reserve ({extra} more to keep {RESERVE_LIMIT})."
         return f"The game is over. {self._end_reason()}"
 
+    def prompt_others(self) -> str:
+        phase = self.phase
+        name = SEAT_COLOURS[self.player].capitalize() if 0 <= self.player < self.num_players else ""
+        if phase == SETUP:
+            return "Chance chooses the first player."
+        if phase == DRAW:
+            number = 3 - self.draws_left if self.draws_left <= 2 else 1
+            return f"{name} draws chit {number} of 2 from their cup."
+        if phase == WAR:
+            return f"{name}: war or peace? {name} may spend an army to remove an opponent's structure, or make peace."
+        if phase == BUILD:
+            return f"{name} builds one structure from their reserve on an empty plot."
+        if phase == DISCARD:
+            extra = self.reserve_total[self.player] - RESERVE_LIMIT
+            return f"{name} discards a chit from their reserve ({extra} more to keep {RESERVE_LIMIT})."
+        return self.prompt()
+
     def view(self, seat: int | None) -> dict:
         n = self.num_players
         _totals, breakdown, control, counts = self._score()

@@ -351,11 +351,19 @@ function drawBoard(view, interactive) {
   });
 }
 
+// The line above the board: the view's prompt, said to the seat to move ("You rolled 6..."),
+// for that seat's player; for everyone else the shared wording that names the seat ("Blue
+// rolled 6 and places..."). As games.selectors.headline picks for the first page.
+function headline(view) {
+  const mine = payload.seat !== null && payload.seat !== undefined && payload.seat === view.current_player;
+  return (mine ? view.prompt : payload.prompt_others ?? view.prompt) || "";
+}
+
 function render() {
   const view = payload.view || {};
   const over = { finished: `The match is over${payload.end_reason ? ` (${payload.end_reason})` : ""}.`, aborted: "The match was called off." };
   els.prompt.textContent =
-    payload.status === "open" ? "Waiting for players to take the open seats." : over[payload.status] || view.prompt || "";
+    payload.status === "open" ? "Waiting for players to take the open seats." : over[payload.status] || headline(view);
   renderSeats();
   renderTurn();
   tickClock();
@@ -364,7 +372,8 @@ function render() {
   renderResult();
   showYourTurn(payload);
   renderTakeback();
-  if (replayFrames === null) drawBoard(view, true);
+  // A renderer that writes the headline on the board (Game of God) writes the same words.
+  if (replayFrames === null) drawBoard({ ...view, prompt: headline(view) }, true);
 }
 
 function applySnapshot(snapshot) {
