@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.databases import create_database, setup_django
+from bench.databases import create_database, postgres_label, setup_django
 from bench.report import machine, write_section
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,9 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     info = machine()
     load_start = os.getloadavg()[0]
     old_name, name = create_database("portal_bench_replay", "bench.replay")
-    with connection.cursor() as cursor:
-        cursor.execute("SHOW server_version")
-        database = "PostgreSQL " + cursor.fetchone()[0].split()[0]
+    database = postgres_label()
     print(f"{info['summary']}, {database}; database {name}")
     rows = []
     try:
