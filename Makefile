@@ -81,7 +81,8 @@ lint: install-dev
 # bench.live needs PostgreSQL and Redis on 127.0.0.1 (it owns the database portal_bench and
 # Redis db 2) and takes about 12 minutes. bench.forum_search needs PostgreSQL too (its own
 # database portal_bench_search, 100,000 posts; a few minutes). bench.admin_pages too (its own
-# database portal_bench_admin, 10,000 matches; about a minute). bench.bot_fairness needs both
+# database portal_bench_admin, 10,000 matches; about a minute). bench.replay too (its own
+# database portal_bench_replay, two long finished matches; under a minute). bench.bot_fairness needs both
 # (the database portal_bench_bots, Redis db 4, a Celery worker of its own; about 6 minutes).
 # bench.pages too (the database portal_bench_pages, Redis db 3; a few minutes; `--against main`
 # adds main's portal).
@@ -98,6 +99,7 @@ bench: install-dev
 	$(PY) -m bench.pairing
 	$(PY) -m bench.forum_search
 	$(PY) -m bench.admin_pages
+	$(PY) -m bench.replay
 	$(PY) -m bench.bot_fairness
 	$(PY) -m bench.live
 	$(PY) -m bench.pages

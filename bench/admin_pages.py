@@ -29,7 +29,7 @@ import statistics
 import time
 from pathlib import Path
 
-from bench.databases import create_database, setup_django
+from bench.databases import create_database, postgres_label, setup_django
 from bench.report import machine, write_section
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -216,9 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     info = machine()
     load_start = os.getloadavg()[0]
     old_name, name = create_database("portal_bench_admin", "bench.admin_pages")
-    with connection.cursor() as cursor:
-        cursor.execute("SHOW server_version")
-        database = "PostgreSQL " + cursor.fetchone()[0].split()[0]
+    database = postgres_label()
     print(f"{info['summary']}, {database}; database {name}")
     try:
         started = time.perf_counter()

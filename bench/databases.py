@@ -26,3 +26,12 @@ def create_database(name: str, bench: str) -> tuple[str, str]:
     connection.settings_dict["TEST"]["NAME"] = name
     old = connection.settings_dict["NAME"]
     return old, connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+
+
+def postgres_label() -> str:
+    """ "PostgreSQL 15.4": the server the benchmark's connection talks to, for its report."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW server_version")
+        return "PostgreSQL " + cursor.fetchone()[0].split()[0]

@@ -43,7 +43,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlencode
 
-from bench.databases import create_database, setup_django
+from bench.databases import create_database, postgres_label, setup_django
 from bench.rankings import analyze, median_ms
 from bench.report import machine, write_section
 
@@ -300,9 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     info = machine()
     load_start = os.getloadavg()[0]
     old_name, name = create_database("portal_bench_search", "bench.forum_search")
-    with connection.cursor() as cursor:
-        cursor.execute("SHOW server_version")
-        database = "PostgreSQL " + cursor.fetchone()[0].split()[0]
+    database = postgres_label()
     print(f"{info['summary']}, {database}; database {name}")
     try:
         words = vocabulary(seed=7)

@@ -164,6 +164,10 @@ class SnapshotSerializer(serializers.Serializer):
     takeback = TakebackOutSerializer(
         allow_null=True, help_text="A request to take back a move, while it holds (casual matches only)."
     )
+    prompt_others = serializers.CharField(
+        help_text="What the seat to move does now, in words naming it, for everyone else (the seat "
+        "to move reads view.prompt, said to it)."
+    )
     chat = ChatMessageOutSerializer(many=True, required=False)
 
 

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef, Prefetch
 from django.utils import timezone
 
-from . import state_cache
+from . import replays, state_cache
 from .engines import get_game
 from .models import ChatMessage, Match, Move, Seat
 from .seat_names import seat_names
@@ -130,6 +130,7 @@ def _shared_payload(match: Match, state, seats_part: list[dict], clocks: dict) -
         "clocks": clocks,
         "moves": len(state.history),
         "takeback": takeback_json(match),
+        "prompt_others": state.prompt_others(),
     }
 
 
@@ -144,6 +145,16 @@ def _own_payload(match: Match, state, seat: int | None, seats_part: list[dict], 
         "view": view,
         "legal_actions": legal_actions_json(match, state, seat),
     }
+
+
+def headline(payload: dict) -> str:
+    """The line above the board for whoever ``payload`` is for: the view's ``prompt`` ("You
+    rolled 6: place a marker...") for the seat to move, the shared ``prompt_others`` naming
+    that seat ("Blue rolled 6 and places a marker...") for the other seats and spectators.
+    The match page picks the same way (static/js/match.js, ``headline``)."""
+    view = payload["view"]
+    mine = payload["seat"] is not None and payload["seat"] == view.get("current_player")
+    return view.get("prompt", "") if mine else payload["prompt_others"]
 
 
 def match_payload(match: Match, user, *, chat: bool = True) -> dict:
@@ -343,16 +354,9 @@ def public_actions(match: Match) -> list[str]:
     return state_cache.load(match).public_history()
 
 
-def replay_views(match: Match) -> list[dict]:
-    """Every position of a finished match, from the start, as the spectator sees it at the end
-    (actions as in the public move list)."""
-    engine = get_game(match.game)
-    state = engine.new_state(match.num_players, match.options)
-    actions = list(match.moves.order_by("index").values_list("action", "seat"))
-    frames = [{"action": None, "seat": None, "view": state.view(None)}]
-    for action, seat in actions:
-        state.apply(action)
-        frames.append({"seat": seat, "view": state.view(None)})
-    for frame, shown in zip(frames[1:], state.public_history(), strict=True):
-        frame["action"], frame["label"] = shown, engine.action_label(shown)
-    return frames
+def replay(match: Match) -> dict:
+    """Every position of a match, compact (``games.replays``): the first position's view, then
+    each step's seat, public action, its words and the patch of the view, as a spectator sees
+    it at that step (actions as in the public move list)."""
+    stored = list(match.moves.order_by("index").values_list("action", "seat"))
+    return replays.build(get_game(match.game), match.num_players, match.options, stored)

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST
 
 from portal import page_cache, refusals
@@ -184,6 +185,7 @@ def match_page(request, match_id):
     context = {
         "match": match,
         "payload": payload,
+        "headline": selectors.headline(payload),
         "token": _token(request, match_id) or "",
         "is_creator": is_creator,
         "can_abort": is_creator and selectors.can_abort(match),
@@ -297,9 +299,12 @@ def match_record_text(request, match_id):
     return response
 
 
+@gzip_page
 def match_replay(request, match_id):
-    """Every position of a finished match, for stepping through it on the match page."""
+    """Every position of a finished match, for stepping through it on the match page. Sent
+    compressed whoever serves it: a long match's is ten times smaller so (it holds no secret
+    of the request for a compression attack to guess)."""
     match = _visible_match(request, match_id)
     if not match.is_over:
         raise Http404("The replay is published when the match is over")
-    return JsonResponse({"frames": selectors.replay_views(match)})
+    return JsonResponse(selectors.replay(match), json_dumps_params={"separators": (",", ":")})

@@ -219,8 +219,14 @@ class State:
         return list(self.history)
 
     def prompt(self) -> str:
-        """What the player to move has to do now, in plain words."""
+        """What the player to move has to do now, in plain words, said to that player ("You
+        rolled 6: place a marker...")."""
         return ""
+
+    def prompt_others(self) -> str:
+        """The same for everyone else (the other seats, spectators, a replay): the seat to move
+        named by its colour ("Blue rolled 6 and places a marker...")."""
+        return self.prompt()
 
     # Shared pieces of a view, so every page finds them under the same keys.
     def common_view(self) -> dict:

@@ -424,7 +424,6 @@ class ChitTerritoryState(State):
             self.round = 1
             self.draws_left = 2
             self._proceed(DRAW)
-        self._scored = self._breakdown = None
         self.history.append(action)
 
     def scores(self) -> list[int]:
@@ -471,20 +470,35 @@ class ChitTerritoryState(State):
         return new
 
     def prompt(self) -> str:
+        return self._headline(None)
+
+    def prompt_others(self) -> str:
+        return self._headline(SEAT_COLOURS[self.player].capitalize() if 0 <= self.player < self.num_players else "")
+
+    def _headline(self, name: str | None) -> str:
+        """What the seat to move does now: said to it (``name`` None) or about it, by ``name``."""
         phase = self.phase
         p = self.player
         if phase == SETUP:
-            return "Choose the first player."
+            return "Choose the first player." if name is None else "Chance chooses the first player."
         if phase == DRAW:
             number = 3 - self.draws_left if self.draws_left <= 2 else 1
-            return f"Draw chit {number} of 2 from player {p}'s cup."
+            if name is None:
+                return f"Draw chit {number} of 2 from player {p}'s cup."
+            return f"{name} draws chit {number} of 2 from their cup."
         if phase == WAR:
-            return "War or peace? Spend an army to remove an opponent's structure, or make peace."
+            if name is None:
+                return "War or peace? Spend an army to remove an opponent's structure, or make peace."
+            return f"{name}: war or peace? {name} may spend an army to remove an opponent's structure, or make peace."
         if phase == BUILD:
-            return "Build one structure from your reserve on an empty plot."
+            if name is None:
+                return "Build one structure from your reserve on an empty plot."
+            return f"{name} builds one structure from their reserve on an empty plot."
         if phase == DISCARD:
             extra = self.reserve_total[p] - RESERVE_LIMIT
-            return f"Discard a chit from your reserve ({extra} more to keep {RESERVE_LIMIT})."
+            if name is None:
+                return f"Discard a chit from your reserve ({extra} more to keep {RESERVE_LIMIT})."
+            return f"{name} discards a chit from their reserve ({extra} more to keep {RESERVE_LIMIT})."
         return f"The game is over. {self._end_reason()}"
 
     def view(self, seat: int | None) -> dict:
@@ -570,6 +584,7 @@ class ChitTerritoryState(State):
 
     # ------------------------------------------------------------------ internals
     def _place(self, t: int, plot: int, owner: int) -> None:
+        self._scored = self._breakdown = None  # the score is the board's: it changes with it
         bit = 1 << plot
         self.board_type[plot] = t
         self.board_owner[plot] = owner
@@ -579,6 +594,7 @@ class ChitTerritoryState(State):
         self.on_board[owner] += 1
 
     def _remove(self, plot: int) -> None:
+        self._scored = self._breakdown = None
         t = self.board_type[plot]
         owner = self.board_owner[plot]
         bit = 1 << plot

@@ -509,15 +509,34 @@ class DiceTerritoryState(State):
         return [[_mask_value(m)] for m in self._owned_masks()]
 
     def prompt(self) -> str:
-        if self.phase == P_PLACE:
-            if self.number == 7 and self.card == LUCKY_SEVEN:
-                return "You rolled 7: place a marker on any free space (or capture a 7)."
-            claims, _ = self._placements()
-            if not claims:
-                return f"You rolled {self.number}: every space marked {self.number} is taken, so capture one."
+        return self._headline(None)
+
+    def prompt_others(self) -> str:
+        return self._headline(SEAT_COLOURS[self.seat].capitalize() if self.seat >= 0 else None)
+
+    def _headline(self, name: str | None) -> str:
+        """What the seat to move does now, said to it (``name`` None) or about it."""
+        phase = self.phase
+        if phase == P_PLACE:
+            n = self.number
+            if name is None:
+                if n == 7 and self.card == LUCKY_SEVEN:
+                    return "You rolled 7: place a marker on any free space (or capture a 7)."
+                if not self._placements()[0]:
+                    return f"You rolled {n}: every space marked {n} is taken, so capture one."
+                more = " (two markers for doubles)" if self.pending == 2 else ""
+                return f"You rolled {n}: place a marker on a space marked {n}{more}."
+            if n == 7 and self.card == LUCKY_SEVEN:
+                return f"{name} rolled 7 and places a marker on any free space (or captures a 7)."
+            if not self._placements()[0]:
+                return f"{name} rolled {n}: every space marked {n} is taken, so {name} captures one."
             more = " (two markers for doubles)" if self.pending == 2 else ""
-            return f"You rolled {self.number}: place a marker on a space marked {self.number}{more}."
-        return _PROMPTS[self.phase]
+            return f"{name} rolled {n} and places a marker on a space marked {n}{more}."
+        if name is not None and phase == P_ROLL:
+            return f"{name} rolls the dice."
+        if name is not None and phase == P_CHOICE:
+            return f"{name}: roll again or stop?"
+        return _PROMPTS[phase]
 
     # -- views ---------------------------------------------------------------------------
 

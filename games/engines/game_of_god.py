@@ -666,6 +666,33 @@ class GameOfGodState(State):
     def side_name(self, seat: int) -> str:
         return SIDE_NAMES[self.layout.sides[seat]]
 
+    def prompt_others(self) -> str:
+        step = self.step
+        seat = self.current_player()
+        if seat < 0:
+            return self.prompt()
+        name = SIDE_COLOURS[self.layout.sides[seat]].capitalize()
+        if step == MOVE:
+            return f"{name} moves the top piece of one of their stacks."
+        if step == CHALLENGE:
+            return f"{name}: challenge a lone piece next to {SQUARE_NAMES[self.moved_square]}, or pass?"
+        if step == DEFENDER:
+            return f"{name} won the challenge: trap the challenger's piece or spare it?"
+        return f"{name} chooses {self._vacancy_words('their')}."
+
+    def _vacancy_words(self, whose: str) -> str:
+        """The goal squares the seat to move leaves empty, as "the column of your goal area to
+        leave empty (South mirrors it)" (``whose``: "your" or "their")."""
+        mirror = SIDE_NAMES[(self.layout.sides[self.turn] + 2) % 4]
+        what = "column" if self.layout.sides[self.turn] in (0, 2) else "row"
+        if self.vacancies == 1:
+            return f"the {what} of {whose} goal area to leave empty ({mirror} mirrors it)"
+        left = self.vacancies - len(self.vacant[self.turn])
+        return (
+            f"{self.vacancies} {what}s of {whose} goal area to leave empty, one at a time "
+            f"({left} more; {mirror} mirrors them)"
+        )
+
     def prompt(self) -> str:
         step = self.step
         if step == MOVE:
@@ -677,15 +704,7 @@ class GameOfGodState(State):
         if step == DICE:
             return "The challenger and the defender roll a die each."
         if step == VACANT:
-            mirror = SIDE_NAMES[(self.layout.sides[self.turn] + 2) % 4]
-            what = "column" if self.layout.sides[self.turn] in (0, 2) else "row"
-            if self.vacancies == 1:
-                return f"Choose the {what} of your goal area to leave empty ({mirror} mirrors it)."
-            left = self.vacancies - len(self.vacant[self.turn])
-            return (
-                f"Choose {self.vacancies} {what}s of your goal area to leave empty, one at a time "
-                f"({left} more; {mirror} mirrors them)."
-            )
+            return f"Choose {self._vacancy_words('your')}."
         if step == CHOOSER:
             if self.vacancies > 1:
                 return "The dice decide who chooses the empty goal squares."

@@ -1010,49 +1010,69 @@ class GP02AState(State):
         return STEP_NAMES[self.phase]
 
     def prompt(self) -> str:
+        return self._headline(True)
+
+    def prompt_others(self) -> str:
+        return self._headline(False)
+
+    def _headline(self, mover: bool) -> str:
+        """What the seat to move does now: said to it (``mover``, naming it still, for a
+        player who holds several seats' colours in mind) or about it."""
         phase = self.phase
         who = COLOURS[self.seat].capitalize() if 0 <= self.seat < self.num_players else ""
+        main = f"{COLOURS[self.main].capitalize()}, the Main Player,"
         if phase == P_FIRST:
             return "Chance picks the first Main Player."
         if phase == P_ROLL:
-            again = " again" if self.removal_done else ""
-            return f"{COLOURS[self.main].capitalize()}, the Main Player, rolls the die{again}."
-        if phase == P_REMOVE:
-            return f"{who}: remove a chip from a white field."
+            return f"{main} rolls the die{' again' if self.removal_done else ''}."
         if phase == P_DRAW:
             return f"{who} draws a chip from the bag ({self.draw_left} to go)."
         if phase == P_DEAL:
+            if mover:
+                who, rule, offer = f"{who}:", "deal the turn cards (you may not keep card 4)", "first offer"
+            else:
+                rule, offer = "deals the turn cards (never keeping card 4)", "first offers"
             if self.can_offer():
                 left = MAX_OFFERS_PER_ROUND - self.offers_made
-                return (
-                    f"{who}: deal the turn cards (you may not keep card 4), "
-                    f"or first offer another player an exchange of chips ({left} offer{'s' if left > 1 else ''} left)."
-                )
-            return f"{who}: deal the turn cards (you may not keep card 4)."
+                offers = f"{left} offer{'s' if left > 1 else ''} left"
+                return f"{who} {rule}, or {offer} another player an exchange of chips ({offers})."
+            return f"{who} {rule}."
         if phase == P_ANSWER:
-            partner, give, take = self.offer
-            return (
-                f"{who}: {COLOURS[self.main].capitalize()}, the Main Player, offers you {_chips_words(give)} "
-                f"for your {_chips_words(take)}. Accept or decline."
-            )
+            _partner, give, take = self.offer
+            gives, takes = _chips_words(give), _chips_words(take)
+            if mover:
+                return f"{who}: {main} offers you {gives} for your {takes}. Accept or decline."
+            return f"{main} offers {who} {gives} for {takes}: {who} accepts or declines."
+        if phase == P_END:
+            return f"The game is over: {END_REASONS.get(self.end_reason, self.end_reason)}."
+        return f"{who}: {self._step_words(phase)}." if mover else f"{who} {self._step_words(phase, third=True)}."
+
+    def _step_words(self, phase: int, third: bool = False) -> str:
+        """The step of a turn the seat to move is at, as an order (``third``: as a report,
+        "puts a chip from their hand")."""
+
+        def say(order: str, report: str) -> str:
+            return report if third else order
+
+        your = say("your", "their")
+        if phase == P_REMOVE:
+            return say("remove", "removes") + " a chip from a white field"
         if phase == P_CHRONO:
-            return f"{who}: put a chip from your hand on the chronology."
+            return say("put", "puts") + f" a chip from {your} hand on the chronology"
         if phase == P_ACT:
             k = self._hand_chips()
             if not self._completable(k, -1, -1):
-                return f"{who}: use the purple chip to make room for your {_chips(k)}."
+                return say("use", "uses") + f" the purple chip to make room for {your} {_chips(k)}"
             if self.cards[self.seat] in (2, 3) and self._move_completable(k, k, -1, -1):
-                return f"{who}: choose a block for your {_chips(k)}, or move."
-            return f"{who}: choose a block for your {_chips(k)}."
+                return say("choose", "chooses") + f" a block for {your} {_chips(k)}, or " + say("move", "moves")
+            return say("choose", "chooses") + f" a block for {your} {_chips(k)}"
         if phase == P_LIFT:
-            return f"{who}: lift one of your chips from a white field ({self.to_lift} to go)."
+            return say("lift", "lifts") + f" one of {your} chips from a white field ({self.to_lift} to go)"
         if phase == P_MBLOCK:
-            return f"{who}: choose a block for the {sum(self.pending)} lifted chips."
+            return say("choose", "chooses") + f" a block for the {sum(self.pending)} lifted chips"
         if phase == P_PUT:
-            return f"{who}: put a chip in block {self.block + 1} ({sum(self.pending)} to go)."
-        if phase == P_PURGE:
-            return f"{who}: remove a chip from a white field with the purple chip."
-        return f"The game is over: {END_REASONS.get(self.end_reason, self.end_reason)}."
+            return say("put", "puts") + f" a chip in block {self.block + 1} ({sum(self.pending)} to go)"
+        return say("remove", "removes") + " a chip from a white field with the purple chip"  # P_PURGE
 
     def _negotiation_view(self) -> dict:
         def counts(chips):

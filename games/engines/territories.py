@@ -517,17 +517,29 @@ class TerritoriesState(State):
             if not self.over:
                 return "Game over: no legal trunk is left."
             return "Game over: every farm house is fenced off from the other colour."
+        return self._headline(True)
+
+    def prompt_others(self) -> str:
+        if self.current_player() < 0:
+            return self.prompt()
+        return self._headline(False)
+
+    def _headline(self, mover: bool) -> str:
+        """What the colour to move does now: an order to it (``mover``) or a report about it."""
         name = COLOUR_NAMES[self.colour].capitalize()
+        if mover:
+            name += ":"
         if self.nfarms < 8:
             left = 1
             while self.nfarms + left < 8 and FARM_ORDER[self.nfarms + left] == self.colour:
                 left += 1
-            return f"{name}: place a farm house on a free spot ({left} to place)."
+            return f"{name} {'place' if mover else 'places'} a farm house on a free spot ({left} to place)."
         if self.open_end >= 0:
-            return f"{name}: continue the fence from its open end, {point_name(self.open_end)}."
+            verb = "continue" if mover else "continues"
+            return f"{name} {verb} the fence from its open end, {point_name(self.open_end)}."
         if not self.trunks:
-            return f"{name}: place the first trunk against the border."
-        return f"{name}: start a new fence touching a placed trunk."
+            return f"{name} {'place' if mover else 'places'} the first trunk against the border."
+        return f"{name} {'start' if mover else 'starts'} a new fence touching a placed trunk."
 
     def view(self, seat: int | None) -> dict:
         view = self.common_view()

@@ -351,11 +351,19 @@ function drawBoard(view, interactive) {
   });
 }
 
+// The line above the board: the view's prompt, said to the seat to move ("You rolled 6..."),
+// for that seat's player; for everyone else the shared wording that names the seat ("Blue
+// rolled 6 and places..."). As games.selectors.headline picks for the first page.
+function headline(view) {
+  const mine = payload.seat !== null && payload.seat !== undefined && payload.seat === view.current_player;
+  return (mine ? view.prompt : payload.prompt_others ?? view.prompt) || "";
+}
+
 function render() {
   const view = payload.view || {};
   const over = { finished: `The match is over${payload.end_reason ? ` (${payload.end_reason})` : ""}.`, aborted: "The match was called off." };
   els.prompt.textContent =
-    payload.status === "open" ? "Waiting for players to take the open seats." : over[payload.status] || view.prompt || "";
+    payload.status === "open" ? "Waiting for players to take the open seats." : over[payload.status] || headline(view);
   renderSeats();
   renderTurn();
   tickClock();
@@ -364,7 +372,8 @@ function render() {
   renderResult();
   showYourTurn(payload);
   renderTakeback();
-  if (replayFrames === null) drawBoard(view, true);
+  // A renderer that writes the headline on the board (Game of God) writes the same words.
+  if (replayFrames === null) drawBoard({ ...view, prompt: headline(view) }, true);
   // For the page's other parts that follow the match (a tournament table's countdown).
   document.dispatchEvent(new CustomEvent("match-drawn", { detail: payload }));
 }
@@ -549,14 +558,71 @@ function connect() {
 }
 
 // -- replay -------------------------------------------------------------------------
-async function startReplay() {
-  if (replayFrames === null) {
-    const q = token ? `?token=${encodeURIComponent(token)}` : "";
-    const res = await fetch(`/matches/${matchId}/replay.json${q}`, { credentials: "same-origin" });
-    if (!res.ok) return;
-    replayFrames = (await res.json()).frames;
-    replayIndex = replayFrames.length - 1;
+// The replay comes in one request, the first time a step is asked for (games/replays.py: the
+// first position's view, then each step's patch of it). While it loads the bar says so, and
+// the steps asked for meanwhile wait in order, then are taken from the last position, as
+// they would have been had it been there already.
+let replayLoad = null;
+const replayAsked = [];
+
+function loadReplay() {
+  if (replayLoad) return;
+  const q = token ? `?token=${encodeURIComponent(token)}` : "";
+  els.replay.setAttribute("aria-busy", "true");
+  els.replayPos.textContent = "Loading the replay…";
+  replayLoad = fetch(`/matches/${matchId}/replay.json${q}`, { credentials: "same-origin" })
+    .then((res) => (res.ok ? res.json() : Promise.reject(new Error(String(res.status)))))
+    .then((replay) => {
+      replayFrames = replayFramesOf(replay);
+      replayIndex = replayFrames.length - 1;
+      for (const move of replayAsked.splice(0)) replayIndex = move(replayIndex, replayFrames.length - 1);
+      showFrame();
+    })
+    .catch(() => {
+      replayLoad = null; // the next click tries again
+      replayAsked.length = 0;
+      els.replayPos.textContent = "The replay could not be loaded: try again.";
+    })
+    .finally(() => els.replay.removeAttribute("aria-busy"));
+}
+
+// Every position, each view the one before with the step's patch applied.
+function replayFramesOf(replay) {
+  let view = replay.start;
+  const frames = [{ view, action: null, seat: null }];
+  replay.patches.forEach((patch, i) => {
+    view = patched(view, patch);
+    frames.push({ view, seat: replay.seats[i], action: replay.actions[i], label: replay.labels[i] });
+  });
+  return frames;
+}
+
+// A value with a patch of games/replays.py applied; the value itself is left as it was (the
+// positions before share what did not change).
+function patched(value, patch) {
+  if (Array.isArray(patch)) {
+    if (patch[0] === 0) return patch[1];
+    const items = value.slice(0, patch[1]);
+    for (let k = 2; k < patch.length; k += 2) items[patch[k]] = patched(value[patch[k]], patch[k + 1]);
+    return items;
   }
+  const result = { ...value };
+  for (const [key, sub] of Object.entries(patch)) {
+    if (Array.isArray(sub) && sub[0] === 1) delete result[key];
+    else result[key] = patched(value[key], sub);
+  }
+  return result;
+}
+
+// Go to the step ``move(current, last)`` gives: now if the replay is here, else once it is.
+function replayGo(move) {
+  if (replayFrames) {
+    replayIndex = move(replayIndex, replayFrames.length - 1);
+    showFrame();
+    return;
+  }
+  replayAsked.push(move);
+  loadReplay();
 }
 
 function showFrame() {
@@ -574,25 +640,23 @@ function showFrame() {
   els.replayPos.textContent = `Step ${replayIndex} of ${replayFrames.length - 1}${what}`;
 }
 
-async function step(where) {
-  await startReplay();
-  if (!replayFrames) return;
-  const last = replayFrames.length - 1;
-  if (where === "first") replayIndex = 0;
-  else if (where === "back") replayIndex = Math.max(0, replayIndex - 1);
-  else if (where === "forward") replayIndex = Math.min(last, replayIndex + 1);
-  else if (where === "last") replayIndex = last;
-  showFrame();
+const REPLAY_STEPS = {
+  first: () => 0,
+  back: (i) => Math.max(0, i - 1),
+  forward: (i, last) => Math.min(last, i + 1),
+  last: (i, last) => last,
+};
+
+function step(where) {
+  replayGo(REPLAY_STEPS[where]);
 }
 
 // A move in the list jumps the replay to the position after it.
-els.moves.addEventListener("click", async (event) => {
+els.moves.addEventListener("click", (event) => {
   const button = event.target.closest("button[data-frame]");
   if (!button) return;
-  await startReplay();
-  if (!replayFrames) return;
-  replayIndex = Math.min(replayFrames.length - 1, Number(button.dataset.frame));
-  showFrame();
+  const frame = Number(button.dataset.frame);
+  replayGo((i, last) => Math.min(last, frame));
 });
 
 els.replay.addEventListener("click", (event) => {

@@ -6,6 +6,7 @@ new code.
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -237,3 +238,13 @@ def test_once_the_seats_are_settled_every_view_names_a_distinct_colour_per_seat(
         assert all(isinstance(c, str) and c for c in colours)
         if index > 30:
             break
+
+
+@pytest.mark.parametrize("game,num_players,options", CASES)
+def test_the_words_for_everyone_but_the_seat_to_move_never_speak_to_you(game, num_players, options):
+    """``prompt_others`` is read by the other seats and spectators: it names the seat to move
+    and says nothing to the reader as if they were that seat."""
+    for seed in (3, 4):
+        for state in playout_states(game, num_players, seed, options):
+            words = state.prompt_others()
+            assert words and not re.search(r"\byou(r)?\b", words, re.IGNORECASE), words

@@ -51,7 +51,7 @@ def test_the_finished_matchs_move_list_replay_and_record_keep_the_card_masked(cl
     record = client.get(f"/matches/{match.pk}/record.json").content.decode()
     for published in (json.dumps(moves), replay, record):
         assert hidden not in published
-    assert json.loads(replay)["frames"][2]["action"] == "card:?"
+    assert json.loads(replay)["actions"][1] == "card:?"
     actions = json.loads(record)["actions"]
     assert actions[1] == "card:?" and len(actions) == match.moves.count()
 

@@ -9,7 +9,7 @@ import pytest
 from games import services
 from games.models import Match
 
-from .helpers import fresh, play_turn, start_two_player
+from .helpers import fresh, play_turn, replay_frames, start_two_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -212,7 +212,7 @@ def test_the_record_and_replay_of_a_running_match_are_not_published(client, alic
 
 def test_the_replay_serves_every_position_from_the_start(client, alice, bob):
     match = finish(start_two_player("game-of-god", alice, bob), {0: alice, 1: bob})
-    frames = client.get(f"/matches/{match.pk}/replay.json").json()["frames"]
+    frames = replay_frames(client.get(f"/matches/{match.pk}/replay.json").json())
     assert len(frames) == match.moves.count() + 1
     assert frames[0]["action"] is None
     assert frames[-1]["view"] == match.snapshot

@@ -17,7 +17,7 @@ from games.models import ChatMessage, Match
 from games.services import MatchError
 from games.services.takebacks import takeback_answer, takeback_request
 
-from .helpers import fresh, start_two_player
+from .helpers import fresh, replay_frames, start_two_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -356,7 +356,7 @@ def test_the_move_list_and_the_downloaded_record_no_longer_show_a_move_taken_bac
         move(match.pk, users, rng)
     record = json.loads(client.get(f"/matches/{match.pk}/record.json").content)
     assert record["actions"] == [a for _, a in stored(fresh(match.pk))]
-    frames = client.get(f"/matches/{match.pk}/replay.json").json()["frames"]
+    frames = replay_frames(client.get(f"/matches/{match.pk}/replay.json").json())
     assert len(frames) == len(record["actions"]) + 1
     assert get_game("territories").replay(2, record["options"], record["actions"]).current_player() != CHANCE
 

@@ -10,6 +10,7 @@ from django.db import connection
 from games import services, state_cache
 from games.models import Match
 from tests.conftest import wait_for
+from tests.games.helpers import finished_by_random_play, replay_frames
 
 from . import pages
 
@@ -123,9 +124,34 @@ def test_a_finished_match_replays_step_by_step_to_the_final_board(asgi_server, b
     page.get_by_role("button", name="Last position").click()
     page.wait_for_function(f"() => document.getElementById('replay-pos').textContent.startsWith('Step {moves} ')")
     assert page.inner_html("#board") == board_at_end
-    frames = page.evaluate(f"fetch('/matches/{match.pk}/replay.json').then(r => r.json())")["frames"]
-    assert frames[-1]["view"] == final_board
+    last = replay_frames(page.evaluate(f"fetch('/matches/{match.pk}/replay.json').then(r => r.json())"))[-1]["view"]
+    # The replay's headline speaks to onlookers; the position is the final one.
+    assert {**last, "prompt": ""} == {**final_board, "prompt": ""}
     screenshot(page, "match-replayed")
+
+
+def test_a_long_replay_loads_once_and_takes_the_steps_clicked_while_it_loads(asgi_server, browser, make_user):
+    match = finished_by_random_play("chit-territory", [make_user("ann"), make_user("ben")], seed=0)
+    page = browser.new_context().new_page()  # a visitor: the match is public
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if "/replay.json" in request.url else None)
+    page.goto(f"{asgi_server}/matches/{match.pk}/")
+    page.wait_for_selector("#replay:not([hidden])")
+    # First, next, next, clicked at once: all before the replay can have arrived.
+    loading = page.evaluate(
+        """() => {
+            for (const step of ["first", "forward", "forward"]) document.querySelector(`[data-step=${step}]`).click();
+            const bar = document.getElementById("replay");
+            return [bar.getAttribute("aria-busy"), document.getElementById("replay-pos").textContent];
+        }"""
+    )
+    assert loading == ["true", "Loading the replay…"]
+    page.wait_for_function("() => document.getElementById('replay-pos').textContent.startsWith('Step 2 of ')")
+    assert f"Step 2 of {match.moves.count()}" in page.inner_text("#replay-pos")
+    assert page.get_attribute("#replay", "aria-busy") is None
+    page.get_by_role("button", name="Next move").click()
+    page.wait_for_function("() => document.getElementById('replay-pos').textContent.startsWith('Step 3 of ')")
+    assert len(asked) == 1
 
 
 def test_the_match_page_fits_a_phone(asgi_server, browser, alice, screenshot):
