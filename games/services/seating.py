@@ -232,6 +232,8 @@ def match_seat_bot(
         match = lock(match_id)
         if not user.is_authenticated or user.pk != match.creator_id:
             raise MatchError("Only the creator of the match can seat bots.", "forbidden")
+        if user.is_bot:  # the site's bots think on its workers, for people only
+            raise MatchError("A bot account cannot seat the site's bots: they play people.", "forbidden")
         if match.status != Match.Status.OPEN:
             raise MatchError("This match has already started.", "finished")
         seats = seats_of(match)

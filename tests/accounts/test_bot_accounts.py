@@ -393,3 +393,14 @@ def test_the_api_registers_lists_and_renews_tokens(alice, bob, settings):
     assert by_token(renewed.json()["token"]).get("/api/challenges/").status_code == 200
     # A bot's own token manages no bots.
     assert by_token(renewed.json()["token"]).post("/api/bots/", {"name": "Child"}, format="json").status_code == 403
+
+
+def test_a_bot_account_cannot_set_the_sites_bots_to_work(alice):
+    """The site's bots think on its workers for people: a bot account's match gets none."""
+    bot, token = register(alice)
+    created = by_token(token).post("/api/matches/", {"game": "territories", "players": 2}, format="json")
+    assert created.status_code == 201
+    response = by_token(token).post(
+        f"/api/matches/{created.json()['id']}/seats/1/bot/", {"bot": "random"}, format="json"
+    )
+    assert response.status_code == 403 and "cannot seat the site's bots" in response.json()["message"]
