@@ -6,7 +6,8 @@ from .models import User
 
 @admin.register(User)
 class PortalUserAdmin(UserAdmin):
-    fieldsets = UserAdmin.fieldsets + (
+    fieldsets = (
+        *(UserAdmin.fieldsets or ()),
         ("Portal", {"fields": ("is_bot", "bot_name", "owner", "bot_paused_at", "bot_unpaused_at", "bio")}),
     )
     raw_id_fields = ("owner",)

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -26,7 +28,7 @@ def bot_accounts(request):
     """The signed-in person's bot accounts, and the form that registers one. A new bot's API
     token is shown on the answer to that form, once."""
     form = BotAccountForm(request.POST or None)
-    context = {"form": form}
+    context: dict[str, Any] = {"form": form}
     if request.method == "POST" and form.is_valid():
         with refusals.on_form(form):
             bot, token = services.bot_account_create(
@@ -41,7 +43,7 @@ def bot_accounts(request):
 @require_POST
 def bot_token(request, username):
     """A new token for one of the person's bots, shown once; the old one stops working."""
-    context = {"form": BotAccountForm()}
+    context: dict[str, Any] = {"form": BotAccountForm()}
     with refusals.as_message(request) as refused:
         token = services.bot_token_reissue(owner=request.user, username=username)
         context.update(new_token=token, token_bot=services.bot_account_of(owner=request.user, username=username))

@@ -333,7 +333,7 @@ def rematch_offer(*, match_id, user) -> RematchOffer:
                 if earlier.state == State.ACCEPTED:
                     raise ChallengeError("The rematch of this match has been played already.", "closed")
                 raise ChallengeError(ALREADY_OFFERED, "already_pending")
-        people = [seat.user for seat in seats if not seat.user.is_site_bot]
+        people = [seat.user for seat in seats if seat.user is not None and not seat.user.is_site_bot]
         _check_still_here(people)
         offer = RematchOffer(
             match=match,

@@ -348,7 +348,7 @@ def time_out(match: Match, seats: list[Seat], outbox: live.Outbox) -> None:
     seat.save(update_fields=["timed_out"])
     drop_seat(match, seats, seat, outbox, reason="time out")
     if seat.user is not None and seat.user.is_bot_account:  # paused when it times out too often
-        bot_id = seat.user_id
+        bot_id = seat.user.pk
         transaction.on_commit(lambda: bot_timed_out(bot_id=bot_id), robust=True)
 
 
