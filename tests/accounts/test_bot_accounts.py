@@ -20,6 +20,9 @@ from games import services as match_services
 from games import tasks
 from games.models import Match
 from tests.games.helpers import fresh, play_turn
+from tests.tournaments.helpers import announce
+from tournaments import services as tournament_services
+from tournaments.services import TournamentError
 
 pytestmark = pytest.mark.django_db
 
@@ -237,23 +240,21 @@ def test_a_bot_account_resigns_by_token(alice, bob):
 
 
 def test_a_bot_account_enters_a_tournament_by_token(alice, bob):
-    from tournaments import services as tournament_services
-
     bot, token = register(alice)
-    tournament = tournament_services.tournament_create(
-        user=bob,
-        name="Open",
-        game="territories",
-        table_size=2,
-        format="round_robin",
-        speed="correspondence",
-        days_per_move=1,
-        rated=True,
-        starts_at=timezone.now() + timedelta(days=1),
-    )
+    tournament = announce(bob, name="Open")
     response = by_token(token).post(f"/api/tournaments/{tournament.pk}/join/")
     assert response.status_code in (200, 201), response.json()
-    assert tournament.entrants.filter(user=bot, is_bot=False).exists()
+    assert tournament.entrants.filter(user=bot).exists()
+
+
+def test_a_tournament_of_bot_accounts_alone_needs_a_person_to_start(alice, bob, make_user):
+    """Bot accounts, like the site's bots, never make up a tournament's whole field."""
+    bots = [register(owner, f"Bot{owner.username}")[0] for owner in (alice, bob)]
+    tournament = announce(make_user("carol"), name="Bots only", rated=False)
+    for bot in bots:
+        tournament_services.tournament_join(tournament_id=tournament.pk, user=bot)
+    with pytest.raises(TournamentError, match="at least one person"):
+        tournament_services.tournament_start(tournament_id=tournament.pk, user=tournament.creator)
 
 
 # ---------------------------------------------------------------------------------------
@@ -277,6 +278,18 @@ def test_an_owner_never_joins_a_rated_match_of_their_bot(alice):
     with pytest.raises(AccountError) as refused:
         match_services.match_join(match_id=match.pk, user=alice)
     assert refused.value.code == "own_bot"
+
+
+def test_a_bot_and_its_owner_never_enter_the_same_rated_tournament(alice, bob):
+    bot, _token = register(alice)
+    rated = announce(bob, name="Rated cup")
+    tournament_services.tournament_join(tournament_id=rated.pk, user=alice)
+    with pytest.raises(AccountError) as refused:
+        tournament_services.tournament_join(tournament_id=rated.pk, user=bot)
+    assert refused.value.code == "own_bot"
+    casual = announce(bob, name="Casual cup", rated=False)
+    tournament_services.tournament_join(tournament_id=casual.pk, user=bot)
+    tournament_services.tournament_join(tournament_id=casual.pk, user=alice)
 
 
 def test_an_owner_never_challenges_their_bot_to_a_rated_match(alice):
