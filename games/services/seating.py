@@ -232,7 +232,7 @@ def match_seat_bot(
         match = lock(match_id)
         if not user.is_authenticated or user.pk != match.creator_id:
             raise MatchError("Only the creator of the match can seat bots.", "forbidden")
-        if user.is_bot:  # the site's bots think on its workers, for people only
+        if user.is_bot_account and not for_table:  # the site's bots think on its workers, for people
             raise MatchError("A bot account cannot seat the site's bots: they play people.", "forbidden")
         if match.status != Match.Status.OPEN:
             raise MatchError("This match has already started.", "finished")
