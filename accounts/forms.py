@@ -1,8 +1,11 @@
+from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.core.validators import MaxLengthValidator
+from django.db.models import Q
 
 from .models import USERNAME_MAX_LENGTH, User
+from .services import BOT_CANNOT_SIGN_IN
 
 
 class SignupForm(AllauthSignupForm):
@@ -26,3 +29,29 @@ class BioForm(forms.ModelForm):
         widgets = {"bio": forms.Textarea(attrs={"rows": 5, "maxlength": 1000})}
         labels = {"bio": "About you"}
         help_texts = {"bio": "Up to 1000 characters, shown on your public profile."}
+
+
+class LoginForm(AllauthLoginForm):
+    """allauth's log-in form, which tells a bot account's name apart: a bot cannot sign in
+    (it has no password), and saying so beats "the username and/or password are not correct"."""
+
+    def clean(self):
+        login = (self.cleaned_data.get("login") or "").strip()
+        if login:
+            bot = User.objects.filter(Q(username__iexact=login) | Q(email__iexact=login), is_bot=True).first()
+            if bot is not None:
+                raise forms.ValidationError(BOT_CANNOT_SIGN_IN.format(name=bot.username), code="bot_account")
+        return super().clean()
+
+
+class BotAccountForm(forms.Form):
+    name = forms.CharField(
+        max_length=USERNAME_MAX_LENGTH,
+        help_text=f"Its username: up to {USERNAME_MAX_LENGTH} characters, letters, digits and @ . + - _",
+    )
+    description = forms.CharField(
+        required=False,
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 4, "maxlength": 1000}),
+        help_text="Up to 1000 characters, shown on its public page: how it plays, where its code lives.",
+    )

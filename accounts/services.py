@@ -1,10 +1,17 @@
 from allauth.account.models import EmailAddress
 from axes.utils import reset as lockout_reset
+from django.conf import settings
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 import live
+from portal.errors import ServiceError
 
-from .models import User
+from .models import USERNAME_MAX_LENGTH, User
 
 
 def user_lock(*, user) -> None:
@@ -47,3 +54,142 @@ def user_confirm_email(*, user: User) -> None:
     EmailAddress.objects.update_or_create(
         user=user, email=user.email.lower(), defaults={"verified": True, "primary": True}
     )
+
+
+# --------------------------------------------------------------------------------------
+# Bot accounts: a person's own bots, separate accounts that play through the API with their
+# token. The site never plays for them (their ``bot_name`` is empty) and they never sign in to
+# the pages (no usable password; the log-in form and ``adapter.AccountAdapter`` refuse them).
+
+
+class AccountError(ServiceError):
+    """A refused request about an account (bot accounts); the message is for people."""
+
+    def __init__(self, message: str, code: str = "bad_request", field: str | None = None):
+        super().__init__(code, message, field)
+
+
+BOT_CANNOT_SIGN_IN = (
+    "{name} is a bot account: a bot plays through the API with its token and cannot sign in to the "
+    "site. Its owner manages it from their own account."
+)
+
+
+def _check_bot_name(name: str) -> str:
+    name = (name or "").strip()
+    if not name:
+        raise AccountError("Give your bot a name.", field="name")
+    if len(name) > USERNAME_MAX_LENGTH:
+        raise AccountError(f"A name has at most {USERNAME_MAX_LENGTH} characters.", field="name")
+    try:
+        UnicodeUsernameValidator()(name)
+    except ValidationError:
+        raise AccountError("A name may hold letters, digits and @ . + - _ only.", field="name") from None
+    if name.lower() in {word.lower() for word in settings.ACCOUNT_USERNAME_BLACKLIST}:
+        raise AccountError(f"{name!r} cannot be taken.", field="name")
+    if User.objects.filter(username__iexact=name).exists():
+        raise AccountError(f"The name {name!r} is taken: choose another.", "name_taken", field="name")
+    return name
+
+
+def bot_account_create(*, owner: User, name: str, description: str = "") -> tuple[User, str]:
+    """``owner`` registers a bot account of their own; returns it with its API token, which
+    is shown once (a new one can be issued later, ending this one). At most
+    ``BOT_ACCOUNTS_PER_PERSON`` per person; a bot owns no bots."""
+    if not owner.is_authenticated or not owner.is_active:
+        raise AccountError("Sign in to register a bot.", "forbidden")
+    if owner.is_bot:
+        raise AccountError("A bot cannot own bots.", "forbidden")
+    description = (description or "").strip()
+    if len(description) > 1000:
+        raise AccountError("A description has at most 1000 characters.", field="description")
+    with transaction.atomic():
+        user_lock(user=owner)  # two registrations at once count one after the other
+        limit = settings.BOT_ACCOUNTS_PER_PERSON
+        if User.objects.filter(owner=owner).count() >= limit:
+            bots = "bot" if limit == 1 else "bots"
+            raise AccountError(f"You already have {limit} {bots}, the most one person may register.", "too_many_bots")
+        bot = User(username=_check_bot_name(name), is_bot=True, owner=owner, bio=description)
+        bot.set_unusable_password()
+        try:
+            with transaction.atomic():
+                bot.save()
+        except IntegrityError:
+            raise AccountError(f"The name {name!r} is taken: choose another.", "name_taken", field="name") from None
+        token = Token.objects.create(user=bot)
+    return bot, token.key
+
+
+def bot_account_of(*, owner: User, username: str) -> User:
+    """``owner``'s bot called ``username``; anyone else's is not found."""
+    bot = User.objects.filter(username=username, is_bot=True, owner__isnull=False).first()
+    if bot is None or not owner.is_authenticated or bot.owner_id != owner.pk:
+        raise AccountError("You have no bot of that name.", "not_found")
+    return bot
+
+
+def bot_token_reissue(*, owner: User, username: str) -> str:
+    """A new API token for ``owner``'s bot; the old one stops working at once (and the sockets
+    it opened close)."""
+    bot = bot_account_of(owner=owner, username=username)
+    with transaction.atomic():
+        Token.objects.filter(user=bot).delete()
+        token = Token.objects.create(user=bot)
+        user_close_sockets(user=bot)
+    return token.key
+
+
+def bot_unpause(*, owner: User, username: str) -> User:
+    """The owner lets their paused bot join and be challenged again; the timeouts before now no
+    longer count towards the next pause."""
+    bot = bot_account_of(owner=owner, username=username)
+    bot.bot_paused_at = None
+    bot.bot_unpaused_at = timezone.now()
+    bot.save(update_fields=["bot_paused_at", "bot_unpaused_at"])
+    return bot
+
+
+def bot_check_may_play(bot: User) -> None:
+    """Refuse a seat or a challenge to a paused bot account."""
+    if bot.is_bot_account and bot.bot_paused:
+        raise AccountError(
+            f"{bot.username} is paused after timing out {settings.BOT_ACCOUNT_TIMEOUTS_TO_PAUSE} times in a row: "
+            "its owner can unpause it on its page.",
+            "bot_paused",
+        )
+
+
+def bot_check_not_against_owner(players, *, rated: bool) -> None:
+    """Refuse a rated match in which a bot account would play its own owner (``players``: the
+    accounts that would sit in it)."""
+    if not rated:
+        return
+    ids = {player.pk for player in players}
+    for player in players:
+        if player.is_bot and player.owner_id is not None and player.owner_id in ids:
+            raise AccountError(
+                f"{player.username} belongs to {player.owner.username}: a bot never plays a rated match against "
+                "its own owner. Make the match casual.",
+                "own_bot",
+            )
+
+
+def bot_timed_out(*, bot_id: int) -> bool:
+    """A bot account ran out of time in a match: paused once its last
+    ``BOT_ACCOUNT_TIMEOUTS_TO_PAUSE`` matches since it was last unpaused all ended that way for
+    it. True if it is paused now."""
+    with transaction.atomic():
+        user_lock(user=User(pk=bot_id))
+        bot = User.objects.filter(pk=bot_id, is_bot=True, owner__isnull=False).first()
+        if bot is None or bot.bot_paused:
+            return False
+        needed = settings.BOT_ACCOUNT_TIMEOUTS_TO_PAUSE
+        seats = bot.seats.filter(Q(match__status__in=["finished", "aborted"]) | Q(timed_out=True) | Q(resigned=True))
+        if bot.bot_unpaused_at is not None:
+            seats = seats.filter(joined_at__gte=bot.bot_unpaused_at)
+        latest = list(seats.order_by("-joined_at", "-pk").values_list("timed_out", flat=True)[:needed])
+        if len(latest) < needed or not all(latest):
+            return False
+        bot.bot_paused_at = timezone.now()
+        bot.save(update_fields=["bot_paused_at"])
+    return True

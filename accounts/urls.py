@@ -4,4 +4,7 @@ from . import views
 
 urlpatterns = [
     path("settings/profile/", views.profile_edit, name="profile-edit"),
+    path("settings/bots/", views.bot_accounts, name="bot-accounts"),
+    path("settings/bots/<str:username>/token/", views.bot_token, name="bot-token"),
+    path("settings/bots/<str:username>/unpause/", views.bot_unpause, name="bot-unpause"),
 ]

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import live
-from accounts.services import user_lock
+from accounts.services import bot_check_may_play, bot_check_not_against_owner, user_lock
 from games import services as match_services
 from games.models import Match
 from games.services import MatchError
@@ -102,9 +102,12 @@ def challenge_create(*, user, to, **terms) -> Challenge:
     if to.pk == user.pk:
         raise ChallengeError("You cannot challenge yourself.", "bad_request")
     terms = match_services.match_terms(**terms)
+    # A person's bot account is challenged as a person is: it answers through the API.
+    bot_check_may_play(to)
+    bot_check_not_against_owner([user, to], rated=terms["rated"])
     now = timezone.now()
     expires = now + timedelta(hours=settings.CHALLENGE_EXPIRY_HOURS)
-    if to.is_bot:
+    if to.is_site_bot:
         with transaction.atomic():
             match = _create_match(user, terms)
             match_services.match_seat_bot(match_id=match.pk, user=user, bot=to.bot_name)
@@ -358,7 +361,7 @@ def rematch_offer(*, match_id, user) -> RematchOffer:
                 if earlier.state == State.ACCEPTED:
                     raise ChallengeError("The rematch of this match has been played already.", "closed")
                 raise ChallengeError(ALREADY_OFFERED, "already_pending")
-        people = [seat.user for seat in seats if not seat.user.is_bot]
+        people = [seat.user for seat in seats if seat.user is not None and not seat.user.is_site_bot]
         _check_still_here(people)
         offer = RematchOffer(
             match=match,
@@ -414,8 +417,10 @@ def _start_rematch(offer: RematchOffer, match: Match) -> Match:
     last seat filled starts it."""
     creator = offer.offered_by
     seating = offer.seating
-    bots = {u.pk: u for u in User.objects.filter(pk__in=seating, is_bot=True)}
-    people = {u.pk: u for u in User.objects.filter(pk__in=seating, is_bot=False)}
+    # The site's bots are seated by the creator; everyone else (a person's bot account too) joins.
+    players = User.objects.filter(pk__in=seating)
+    bots = {u.pk: u for u in players if u.is_site_bot}
+    people = {u.pk: u for u in players if not u.is_site_bot}
     _check_still_here(people.values())
     terms = {
         "game": match.game,

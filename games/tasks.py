@@ -166,7 +166,7 @@ def enforce_clocks() -> int:
             count += services.match_timeout(match_id=match_id, version=version)
     # No clock runs while a bot is to move, nor for anyone in untimed play: ask the seat.
     bot_to_move = Seat.objects.filter(match=OuterRef("pk"), index=OuterRef("to_move")).filter(
-        Q(user__is_bot=True) | ~Q(bot_takeover="")
+        Q(user__bot_name__gt="") | ~Q(bot_takeover="")  # the site's bots: a person's bot account plays by itself
     )
     stalled = active.filter(
         Exists(bot_to_move), to_move__isnull=False, deadline__isnull=True, updated_at__lte=now - BOT_STALL

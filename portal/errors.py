@@ -27,6 +27,7 @@ HTTP_STATUS: dict[str, int] = {
     "not_your_turn": FORBIDDEN,
     "not_entered": FORBIDDEN,  # tournaments: that player has not entered
     "rated": FORBIDDEN,  # takebacks: never in a rated match
+    "own_bot": FORBIDDEN,  # a bot account never plays a rated match against its owner
     "not_yours": FORBIDDEN,  # takebacks: the asker does not answer their own request
     # Nothing there (or not visible to the caller).
     "not_found": NOT_FOUND,
@@ -47,6 +48,9 @@ HTTP_STATUS: dict[str, int] = {
     "already_pending": CONFLICT,
     "too_many_pending": CONFLICT,
     "not_finished": CONFLICT,
+    "too_many_bots": CONFLICT,  # bot accounts: one person's cap
+    "name_taken": CONFLICT,
+    "bot_paused": CONFLICT,  # a bot account paused after timing out in a row
     # Too often.
     "rate_limited": TOO_MANY_REQUESTS,
     "throttled": TOO_MANY_REQUESTS,

@@ -318,7 +318,11 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_USERNAME_MIN_LENGTH = 3
-ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}  # usernames of at most 30 characters
+ACCOUNT_FORMS = {
+    "signup": "accounts.forms.SignupForm",  # usernames of at most 30 characters
+    "login": "accounts.forms.LoginForm",  # says a bot account cannot sign in
+}
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # no session for a bot account, whatever the way in
 ACCOUNT_USERNAME_BLACKLIST = ["admin", "staff", "system", "random", "greedy"]
 ACCOUNT_RATE_LIMITS = {
     # Failed log-ins are counted by the one lockout of every way in (below, django-axes).
@@ -606,6 +610,10 @@ BOT_TURNS_AT_ONCE_PER_PERSON = env.int("BOT_TURNS_AT_ONCE_PER_PERSON", default=1
 CHALLENGE_EXPIRY_HOURS = env.float("CHALLENGE_EXPIRY_HOURS", default=24)
 REMATCH_OFFER_EXPIRY_HOURS = env.float("REMATCH_OFFER_EXPIRY_HOURS", default=24)
 MAX_PENDING_CHALLENGES_PER_PERSON = env.int("MAX_PENDING_CHALLENGES_PER_PERSON", default=10)
+# Bot accounts (a person's own bots, playing through the API): how many one person may register,
+# and after how many timeouts in a row a bot account is paused until its owner unpauses it.
+BOT_ACCOUNTS_PER_PERSON = env.int("BOT_ACCOUNTS_PER_PERSON", default=3)
+BOT_ACCOUNT_TIMEOUTS_TO_PAUSE = env.int("BOT_ACCOUNT_TIMEOUTS_TO_PAUSE", default=3)
 # Your-turn e-mail of correspondence matches (notifications): sent only to people away from the
 # site this long, at most once per match in this many hours; links in it start with SITE_URL.
 NOTIFY_AWAY_MINUTES = env.int("NOTIFY_AWAY_MINUTES", default=10)

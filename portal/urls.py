@@ -23,6 +23,7 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("notifications.urls")),
     path("api/", include("games.api_urls")),
+    path("api/", include("accounts.api_urls")),
     path("api/", include("rankings.api_urls")),
     path("api/", include("challenges.api_urls")),
     path("api/", include("tournaments.api_urls")),

@@ -1,6 +1,7 @@
 import functools
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -83,7 +84,9 @@ async def game_detail(request, slug):
 def player(request, username):
     """A player's page: the profile (accounts), a bot's measured strength (games) and the
     ratings, rating history and recent matches (rankings)."""
-    profile = get_object_or_404(get_user_model(), username__iexact=username, is_active=True)
+    profile = get_object_or_404(
+        get_user_model().objects.select_related("owner"), username__iexact=username, is_active=True
+    )
     strengths = bot_strengths(profile.bot_name) if profile.is_bot and profile.bot_name else []
     # A bot's page says how its level plays, from the level itself (games.catalog), so the text
     # follows the code; the bio its account was made with is history.
@@ -91,7 +94,13 @@ def player(request, username):
     return render(
         request,
         "accounts/player.html",
-        {"profile": profile, "about": about, "bot_strengths": strengths, **ranking_sections.player_section(profile)},
+        {
+            "profile": profile,
+            "about": about,
+            "bot_strengths": strengths,
+            "pause_after": settings.BOT_ACCOUNT_TIMEOUTS_TO_PAUSE,
+            **ranking_sections.player_section(profile),
+        },
     )
 
 

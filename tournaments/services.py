@@ -32,7 +32,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 import live
-from accounts.services import user_lock
+from accounts.services import bot_check_may_play, bot_check_not_against_owner, user_lock
 from forums import services as forum_services
 from forums.models import GENERAL_SLUG, Forum, Topic
 from games import services as game_services
@@ -178,7 +178,7 @@ def tournament_settings(
 def _require_person(user, doing: str) -> None:
     if user is None or not user.is_authenticated:
         raise TournamentError(f"Log in to {doing}.", "forbidden")
-    if user.is_bot:
+    if user.is_site_bot:
         raise TournamentError("Bots enter tournaments through their creator.", "forbidden")
 
 
@@ -311,6 +311,11 @@ def tournament_join(*, tournament_id, user, token: str | None = None) -> Entrant
             )
         if tournament.entrants.filter(user=user).exists():
             raise TournamentError("You have already entered this tournament.")
+        # A person's bot account enters by itself, with its token; pairing it with its owner
+        # in a rated tournament would make the match that rule refuses, so one of them only.
+        bot_check_may_play(user)
+        others = [entrant.user for entrant in tournament.entrants.filter(is_bot=False).select_related("user")]
+        bot_check_not_against_owner([*others, user], rated=tournament.rated)
         _check_room(tournament)
         entrant = Entrant.objects.create(tournament=tournament, user=user)
         _changed(tournament)
@@ -449,7 +454,7 @@ def tournament_start(*, tournament_id, user=None) -> Tournament:
         elif tournament.status != Tournament.Status.REGISTRATION or tournament.starts_at > timezone.now():
             return tournament
         entrants = list(tournament.entrants.select_related("user").order_by("joined_at", "id"))
-        if not any(not entrant.is_bot for entrant in entrants):
+        if not any(not entrant.is_bot and not entrant.user.is_bot for entrant in entrants):
             # Compute belongs to people: bots fill a tournament's tables, never its whole field.
             if user is not None:
                 raise TournamentError(
@@ -619,7 +624,7 @@ def tournament_advance(*, tournament_id, round_number: int) -> bool:
             return False
         Round.objects.filter(tournament=tournament, number=round_number).update(finished_at=timezone.now())
         active = tournament.entrants.filter(withdrawn=False)
-        if not active.filter(is_bot=False).exists():
+        if not active.filter(is_bot=False, user__is_bot=False).exists():
             _finish(tournament, ended=f"Ended after round {round_number}: no person is left playing.")
         elif round_number >= tournament.rounds or active.count() < tournament.table_size:
             _finish(tournament)

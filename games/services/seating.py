@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import live
-from accounts.services import user_lock
+from accounts.services import bot_check_may_play, bot_check_not_against_owner, user_lock
 
 from .. import selectors
 from ..bots import get_bot
@@ -156,8 +156,10 @@ def can_view(match: Match, user, token: str | None = None) -> bool:
 def match_join(*, match_id: int, user, token: str | None = None) -> Match:
     if not user.is_authenticated:
         raise MatchError("Log in to take a seat.", "forbidden")
-    if user.is_bot:
+    if user.is_site_bot:
         raise MatchError("Bots are seated by the creator of a match.", "forbidden")
+    # A person's bot account joins as a person does, with its token, unless it is paused.
+    bot_check_may_play(user)
     with transaction.atomic(), outbox_for(None) as outbox:
         match = lock(match_id)
         if not can_view(match, user, token):
@@ -170,6 +172,7 @@ def match_join(*, match_id: int, user, token: str | None = None) -> Match:
         free = [seat for seat in seats if seat.user_id is None]
         if not free:
             raise MatchError("Every seat is taken.")
+        bot_check_not_against_owner([seat.user for seat in seats if seat.user is not None] + [user], rated=match.rated)
         free[0].user = user
         free[0].joined_at = timezone.now()
         free[0].save(update_fields=["user", "joined_at"])
@@ -229,6 +232,8 @@ def match_seat_bot(
         match = lock(match_id)
         if not user.is_authenticated or user.pk != match.creator_id:
             raise MatchError("Only the creator of the match can seat bots.", "forbidden")
+        if user.is_bot_account and not for_table:  # the site's bots think on its workers, for people
+            raise MatchError("A bot account cannot seat the site's bots: they play people.", "forbidden")
         if match.status != Match.Status.OPEN:
             raise MatchError("This match has already started.", "finished")
         seats = seats_of(match)
@@ -264,7 +269,11 @@ def _check_bot_matches_of(user, match: Match) -> None:
     user_lock(user=user)
     going = (
         Match.objects.filter(
-            creator=user, status__in=[Match.Status.OPEN, Match.Status.ACTIVE], seats__user__is_bot=True
+            # the site's bots (a person's bot account thinks on its owner's machine)
+            creator=user,
+            status__in=[Match.Status.OPEN, Match.Status.ACTIVE],
+            seats__user__is_bot=True,
+            seats__user__bot_name__gt="",
         )
         .exclude(pk=match.pk)
         .distinct()

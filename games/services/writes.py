@@ -24,6 +24,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 import live
+from accounts.services import bot_timed_out
 from live.events import MATCH_UPDATED, CatchUp, MatchUpdated
 from live.groups import match_group
 from portal.errors import ServiceError
@@ -347,6 +348,9 @@ def time_out(match: Match, seats: list[Seat], outbox: live.Outbox) -> None:
     seat.timed_out = True
     seat.save(update_fields=["timed_out"])
     drop_seat(match, seats, seat, outbox, reason="time out")
+    if seat.user is not None and seat.user.is_bot_account:  # paused when it times out too often
+        bot_id = seat.user.pk
+        transaction.on_commit(lambda: bot_timed_out(bot_id=bot_id), robust=True)
 
 
 def drop_seat(match: Match, seats: list[Seat], seat: Seat, outbox: live.Outbox, reason: str) -> None:

@@ -9,6 +9,7 @@ from django.urls import resolve
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.test import APIClient
 
+from accounts.services import bot_account_create
 from challenges import services as challenge_services
 from games import services
 from rankings.services import match_rate
@@ -85,7 +86,7 @@ def test_every_list_in_the_schema_is_published_as_pages_of_one_shape(schema):
 def lists(make_user, django_capture_on_commit_callbacks):
     """Three and more of everything each list holds, around alice: open matches, the moves and
     chat of a match, rated players and matches in three games, challenges sent to her (and the
-    notifications they bring), tournaments taking entries, and one under way."""
+    notifications they bring), tournaments taking entries, and one under way, her bot accounts."""
     alice, bob, carol, dave = (make_user(name) for name in ("alice", "bob", "carol", "dave"))
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(ROWS):
@@ -103,6 +104,7 @@ def lists(make_user, django_capture_on_commit_callbacks):
             challenge_services.challenge_create(user=by, to=alice, game="territories", num_players=2)
         for i in range(ROWS):
             announce(bob, name=f"Cup {i}")
+            bot_account_create(owner=alice, name=f"Bot{i}")
         running = announce(carol, name="Running cup")
         for user in (alice, bob, dave):
             tournament_services.tournament_join(tournament_id=running.pk, user=user)
