@@ -61,7 +61,9 @@ def rematch_closed(sender, match_id, **kwargs) -> None:
 def seats_changed(sender, match_id, **kwargs) -> None:
     """A match was opened, a seat taken or given back, a match started or called off: the
     sockets of its people listen again to the right matches (moves never send this)."""
-    people = Seat.objects.filter(match_id=match_id, user__isnull=False, user__is_bot=False).values_list(
-        "user_id", flat=True
+    people = (
+        Seat.objects.filter(match_id=match_id, user__isnull=False)
+        .exclude(user__is_bot=True, user__owner__isnull=True)  # the site's own bots: no sockets
+        .values_list("user_id", flat=True)
     )
     services.tell_users(list(people), seats=True)

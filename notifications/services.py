@@ -57,13 +57,20 @@ UNSUBSCRIBE_LINK_DAYS = 60
 def notify(
     *, user_ids, kind: str, text: str, url: str = "", key: str = "", announce: bool = False
 ) -> list[Notification]:
-    """Tell these people (bots and repeats left out) that something happened; their open
+    """Tell these people (the site's bots and repeats left out) that something happened; their open
     sockets count again once committed. With a ``key``, a person who already has an unread
     notification under it gets no second one. ``announce``: something to act on soon (a
     tournament table ready), which their open pages also say (a banner, the tab's title)."""
     if kind not in Kind.values:
         raise ValueError(f"Unknown kind of notification {kind!r}")
-    people = set(get_user_model().objects.filter(pk__in=set(user_ids), is_bot=False).values_list("pk", flat=True))
+    # The site's own bots are told nothing; a person's bot account is, like a person (its
+    # event stream says what concerns it: notifications.streams).
+    people = set(
+        get_user_model()
+        .objects.filter(pk__in=set(user_ids))
+        .exclude(is_bot=True, owner__isnull=True)
+        .values_list("pk", flat=True)
+    )
     if key:
         people -= set(
             Notification.objects.filter(user_id__in=people, key=key, read=False).values_list("user_id", flat=True)

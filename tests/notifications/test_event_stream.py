@@ -100,3 +100,18 @@ async def test_a_new_password_ends_it(alice):
     events = await open_events(token=await token_of(alice))
     await sync_to_async(close_user_sockets)(alice.pk)
     assert await events.ended()
+
+
+async def test_a_persons_bot_account_hears_its_challenge_and_its_match_by_its_token(alice):
+    from accounts.services import bot_account_create
+
+    bot, token = await sync_to_async(bot_account_create)(owner=alice, name="alices-bot")
+    events = await open_events(token=token)
+    challenge = await sync_to_async(challenges.challenge_create)(
+        user=alice, to=bot, game="territories", num_players=2, rated=False
+    )
+    assert (await next_of(events, "challenge"))["challenge"]["id"] == challenge.pk
+    await sync_to_async(challenges.challenge_accept)(challenge_id=challenge.pk, user=bot)
+    started = await next_of(events, "matchStart")
+    assert started["game"] == "territories" and started["status"] == Match.Status.ACTIVE
+    await events.close()
