@@ -26,6 +26,7 @@ from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
 from django.db.models import Exists
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
 from .events import sockets_revoked
 from .groups import user_sockets_group
@@ -57,11 +58,13 @@ def _session_store() -> type[SessionBase]:
 @dataclass(frozen=True, slots=True)
 class Credentials:
     """The sign-in a socket was opened with: the person, the password hash they had then and
-    the session of the handshake (None when the socket was signed in otherwise)."""
+    the session of the handshake (None when the socket was signed in otherwise), or the API
+    token it sent (``scope["api_token"]``: a bot's socket)."""
 
     user_id: int
     password: str
     session_key: str | None
+    token: str | None = None
 
     @classmethod
     def of(cls, scope: dict[str, Any]) -> Credentials | None:
@@ -69,6 +72,9 @@ class Credentials:
         user = scope.get("user")
         if user is None or not user.is_authenticated:
             return None
+        token = scope.get("api_token")
+        if token is not None:
+            return cls(user.pk, user.password, None, token)
         session = scope.get("session")
         return cls(user.pk, user.password, getattr(session, "session_key", None) if session is not None else None)
 
@@ -83,6 +89,10 @@ class Credentials:
         its key, both indexed; with another store, the store's own check as well. Sync: call
         it in a database thread."""
         users = get_user_model().objects.filter(pk=self.user_id)
+        if self.token is not None:  # a new password or a token issued anew deletes it
+            tokens = Token.objects.filter(key=self.token, user_id=self.user_id)
+            row = users.annotate(alive=Exists(tokens)).values_list("password", "is_active", "alive").first()
+            return row is not None and row[0] == self.password and bool(row[1]) and bool(row[2])
         store = _session_store()
         if self.session_key is not None and issubclass(store, DatabaseSessionStore):
             sessions = store.get_model_class().objects.filter(

@@ -10,13 +10,12 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 from live.bridge import ServerLoop  # noqa: E402
 from notifications.routing import websocket_urlpatterns as me_urlpatterns  # noqa: E402
-from portal.sockets import SocketsPerAddressLimit, UnknownPathConsumer  # noqa: E402
+from portal.sockets import OriginOrToken, SocketsPerAddressLimit, TokenAuth, UnknownPathConsumer  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournament_sockets  # noqa: E402
 
 # A path no route serves is refused at the handshake (URLRouter alone raises: a 500 and a
@@ -29,7 +28,7 @@ application = ServerLoop(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": SocketsPerAddressLimit(AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(sockets)))),
+            "websocket": SocketsPerAddressLimit(OriginOrToken(AuthMiddlewareStack(TokenAuth(URLRouter(sockets))))),
         }
     )
 )

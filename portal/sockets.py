@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.security.websocket import AllowedHostsOriginValidator
 from django.conf import settings
+from rest_framework.authtoken.models import Token
 
 from .client_ip import client_address
 
@@ -58,3 +61,55 @@ class UnknownPathConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         await self.close()
+
+
+def _token_of(scope) -> str | None:
+    """The API token a socket's handshake sends (``Authorization: Token <key>`` or ``Bearer``)."""
+    for name, value in scope.get("headers", []):
+        if name == b"authorization":
+            kind, _, key = value.decode("latin-1").partition(" ")
+            if kind in ("Token", "Bearer") and key.strip():
+                return key.strip()
+    return None
+
+
+def _account_of(key: str):
+    token = Token.objects.select_related("user").filter(key=key).first()
+    return token.user if token is not None and token.user.is_active else None
+
+
+class TokenAuth:
+    """ASGI middleware, inside channels' session auth: a socket whose handshake sends an API
+    token (a program: a bot) speaks for that token's account, as the REST API does
+    (``scope["api_token"]``: its sign-in is the token, which a new password or a token issued
+    anew ends: ``live.credentials``). A token that is no active account's is refused (403)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        key = _token_of(scope)
+        if key is None:
+            return await self.inner(scope, receive, send)
+        user = await database_sync_to_async(_account_of)(key)
+        if user is None:
+            message = await receive()
+            if message["type"] == "websocket.connect":
+                await send({"type": "websocket.close"})  # the handshake refused
+            return None
+        return await self.inner({**scope, "user": user, "api_token": key}, receive, send)
+
+
+class OriginOrToken:
+    """Channels' check that a socket comes from a page of this site (its ``Origin``), for
+    sockets signed in by the browser's cookie; one that sends an API token (which no page of
+    another site can send) needs no Origin."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.checked = AllowedHostsOriginValidator(inner)
+
+    async def __call__(self, scope, receive, send):
+        if _token_of(scope) is not None:
+            return await self.inner(scope, receive, send)
+        return await self.checked(scope, receive, send)

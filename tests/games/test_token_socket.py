@@ -1,0 +1,71 @@
+"""A program's socket: the match socket signed in by an API token in its handshake (no
+cookie, no Origin), speaking for that token's account as the REST API does, until the token
+ends (through the real ASGI application and channel layer)."""
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from rest_framework.authtoken.models import Token
+
+from games import state_cache
+from portal.asgi import application
+
+from .helpers import acked, fresh, start_two_player
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def connect(match_id: int, token: str):
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/matches/{match_id}/",
+        headers=[(b"host", b"localhost"), (b"authorization", f"Token {token}".encode())],
+    )
+    connected, _ = await communicator.connect(timeout=10)
+    return communicator, connected
+
+
+async def token_of(user) -> str:
+    return (await sync_to_async(Token.objects.get_or_create)(user=user))[0].key
+
+
+async def test_a_token_signs_the_socket_in_as_its_account_and_its_moves_are_theirs(alice, bob):
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    mover = alice if match.to_move == 0 else bob
+    ws, connected = await connect(match.pk, await token_of(mover))
+    assert connected
+    snapshot = json.loads(await ws.receive_from(timeout=10))
+    assert snapshot["type"] == "snapshot" and snapshot["seat"] == match.to_move and snapshot["legal_actions"]
+    action = snapshot["legal_actions"][0]["action"]
+    await ws.send_to(text_data=json.dumps({"type": "act", "action": action, "version": match.version}))
+    own = json.loads(await ws.receive_from(timeout=10))
+    assert acked(own) == match.version + 1
+    moves = await sync_to_async(lambda: list(fresh(match.pk).moves.values_list("seat", "action")))()
+    assert (match.to_move, action) in moves
+    await ws.disconnect()
+
+
+async def test_a_token_that_is_no_accounts_is_refused_at_the_handshake(alice, bob):
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    ws, connected = await connect(match.pk, "not-a-token")
+    assert not connected
+
+
+async def test_a_token_issued_anew_ends_the_old_tokens_socket_at_its_next_move(alice, bob, settings):
+    settings.SOCKET_RECHECK_SECONDS = 0  # every writing frame checks the sign-in
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    mover = alice if match.to_move == 0 else bob
+    old = await token_of(mover)
+    ws, connected = await connect(match.pk, old)
+    assert connected
+    await ws.receive_from(timeout=10)
+    await sync_to_async(Token.objects.filter(key=old).delete)()  # what a new password or a new token does
+    state = await sync_to_async(state_cache.load)(match)
+    await ws.send_to(
+        text_data=json.dumps({"type": "act", "action": state.legal_actions()[0], "version": match.version})
+    )
+    frame = json.loads(await ws.receive_from(timeout=10))
+    assert frame["type"] == "error" and frame["code"] == "signed_out"
+    assert (await sync_to_async(fresh)(match.pk)).version == match.version  # nothing played
