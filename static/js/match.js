@@ -31,6 +31,7 @@ const els = {
   takeback: document.getElementById("takeback"),
   takebackStatus: document.getElementById("takeback-status"),
   takebackButtons: document.getElementById("takeback-buttons"),
+  moveNews: document.getElementById("move-news"),
 };
 
 // The close code of a socket whose sign-in ended (live.credentials.SIGNED_OUT).
@@ -402,12 +403,16 @@ function applySnapshot(snapshot) {
 
 // One move in plain words ("Greedy (red): Put a blue chip on b2"), numbered from 1; once the
 // match is over, a button that shows the position after it.
+function moveText(m) {
+  return `${m.seat === null ? "Chance" : seatName(m.seat)}: ${moveWords(m.label || m.action)}`;
+}
+
 function moveItem(m) {
   const li = text("li", null, m.seat === null ? "move chance" : "move");
   li.dataset.index = m.index;
   if (m.seat !== null) li.dataset.seat = m.seat;
   li.append(text("span", `${m.index + 1}.`, "move-no"));
-  const words = `${m.seat === null ? "Chance" : seatName(m.seat)}: ${moveWords(m.label || m.action)}`;
+  const words = moveText(m);
   if (payload.status === "finished" || payload.status === "aborted") {
     const b = text("button", words, "link-button move-jump");
     b.type = "button";
@@ -426,11 +431,19 @@ function extendMoves(snapshot) {
   if (added.length && added[0].index === els.moves.children.length) {
     els.moves.append(...added.map(moveItem));
     els.moves.scrollTop = els.moves.scrollHeight;
+    announceMoves(added);
   }
   // Moves taken back (a casual match) leave the list: the rest is unchanged.
   while (els.moves.children.length > snapshot.moves) els.moves.lastElementChild.remove();
   if (els.moves.children.length !== snapshot.moves) loadMoves();
   renderTakeback();
+}
+
+// The moves the others made, read out by the page's live region as the list words them
+// ("Blue: Move the top piece from c3 to c4"); a player's own move is not read back to them.
+function announceMoves(added) {
+  const others = added.filter((m) => m.seat === null || m.seat !== payload.seat);
+  if (others.length) els.moveNews.textContent = others.map(moveText).join(". ");
 }
 
 // The move list follows the board: one request at a time, at most one every 1.5 s, and a

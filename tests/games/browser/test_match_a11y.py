@@ -1,0 +1,62 @@
+"""A match page for players who listen and players who use the keyboard: the other player's
+move is read out in words by a polite live region, and after every update the keyboard focus
+stays on the board instead of falling back to the top of the page."""
+
+import pytest
+
+from .pages import CONNECTED, log_in
+from .test_takeback import casual_match, state_of
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT = 15_000
+MY_TURN = "() => document.querySelectorAll('#actions button.action').length > 0"
+MOVES_SHOWN = "(n) => document.querySelectorAll('#moves li').length === n"
+NEWS = "() => document.getElementById('move-news').textContent"
+
+
+def two_players(base, browser, make_user):
+    """Ann's and Ben's pages on their casual match, connected, the one to move first."""
+    ann, ben = make_user("ann"), make_user("ben")
+    match = casual_match(ann, ben)
+    pages = []
+    for user in (ann, ben):
+        page = log_in(browser.new_context(viewport={"width": 1280, "height": 900}).new_page(), base, user)
+        page.goto(f"{base}/matches/{match.pk}/")
+        page.wait_for_function(CONNECTED)
+        pages.append(page)
+    first = state_of(pages[0])
+    return pages if first["to_move"] == first["seat"] else pages[::-1]
+
+
+def last_listed_move(page, n):
+    page.wait_for_function(MOVES_SHOWN, arg=n, timeout=TIMEOUT)
+    return page.locator("#moves li").last.locator("span").last.text_content()
+
+
+def test_the_other_players_move_is_read_out_in_words_and_ones_own_is_not(asgi_server, browser, make_user):
+    first, second = two_players(asgi_server, browser, make_user)
+    for page in (first, second):
+        assert page.locator("#move-news").get_attribute("aria-live") == "polite"
+        assert page.evaluate(NEWS) == ""
+    played = state_of(first)["moves"]  # the draw for the first seat is a move already
+
+    first.wait_for_function(MY_TURN, timeout=TIMEOUT)
+    first.locator("#actions button.action").first.click()
+    second.wait_for_function(f"() => ({NEWS})() !== ''", timeout=TIMEOUT)
+    first_name = first.evaluate("window.matchClient.payload.seat_names[window.matchClient.payload.seat]")
+    said = second.evaluate(NEWS)
+    # The second player hears who moved and what, as the move list words it.
+    assert said == last_listed_move(second, played + 1) and said.startswith(f"{first_name}: "), said
+    # The first player is not told the move they just made.
+    assert last_listed_move(first, played + 1) == said and first.evaluate(NEWS) == ""
+
+    second.wait_for_function(MY_TURN, timeout=TIMEOUT)
+    second.locator("#actions button.action").first.click()
+    first.wait_for_function(f"() => ({NEWS})() !== ''", timeout=TIMEOUT)
+    second_name = second.evaluate("window.matchClient.payload.seat_names[window.matchClient.payload.seat]")
+    heard = first.evaluate(NEWS)
+    assert heard == last_listed_move(first, played + 2) and heard.startswith(f"{second_name}: "), heard
+    assert last_listed_move(second, played + 2) == heard and second.evaluate(NEWS) == said  # unchanged by its own move
+    for page in (first, second):
+        page.context.close()
