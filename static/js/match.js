@@ -375,8 +375,34 @@ function render() {
   renderTakeback();
   // A renderer that writes the headline on the board (Game of God) writes the same words.
   if (replayFrames === null) drawBoard({ ...view, prompt: headline(view) }, true);
+  keepFocus();
   // For the page's other parts that follow the match (a tournament table's countdown).
   document.dispatchEvent(new CustomEvent("match-drawn", { detail: payload }));
+}
+
+// Every update draws the board and the action buttons anew. A keyboard player whose focus was
+// there gets it back on the same action or square, else on the board itself, instead of on
+// the page's top: what was focused last in either is kept, and forgotten on a focus or a
+// click elsewhere.
+let focusWas = null;
+
+document.addEventListener("focusin", (event) => {
+  const where = [els.board, els.actions].find((box) => box.contains(event.target));
+  const item = where && event.target.closest("[data-action], [data-select], [data-square]");
+  focusWas = where ? { where, data: item ? { ...item.dataset } : {} } : null;
+});
+document.addEventListener("pointerdown", (event) => {
+  if (!els.board.contains(event.target) && !els.actions.contains(event.target)) focusWas = null;
+});
+
+function keepFocus() {
+  const now = document.activeElement;
+  if (!focusWas || (now && now !== document.body)) return;
+  const same = ["action", "select", "square"]
+    .filter((key) => focusWas.data[key] !== undefined)
+    .map((key) => focusWas.where.querySelector(`[data-${key}="${CSS.escape(focusWas.data[key])}"]`))
+    .find(Boolean);
+  (same || els.board).focus({ preventScroll: true });
 }
 
 function applySnapshot(snapshot) {

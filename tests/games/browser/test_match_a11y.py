@@ -60,3 +60,37 @@ def test_the_other_players_move_is_read_out_in_words_and_ones_own_is_not(asgi_se
     assert last_listed_move(second, played + 2) == heard and second.evaluate(NEWS) == said  # unchanged by its own move
     for page in (first, second):
         page.context.close()
+
+
+FOCUS_ON_ACTION = "() => document.activeElement && document.activeElement.matches('[data-action]')"
+FOCUS_IN_BOARD = "() => document.getElementById('board').contains(document.activeElement)"
+VERSION_PAST = "(v) => window.matchClient.payload.version > v"
+
+
+def test_a_keyboard_player_keeps_the_focus_on_the_board_after_each_update(asgi_server, browser, make_user):
+    first, second = two_players(asgi_server, browser, make_user)
+    first.wait_for_function(MY_TURN, timeout=TIMEOUT)
+    # Keyboard only: Tab from the top of the page to the first legal action, then Enter.
+    for _ in range(100):
+        first.keyboard.press("Tab")
+        if first.evaluate(FOCUS_ON_ACTION):
+            break
+    assert first.evaluate(FOCUS_ON_ACTION), "no legal action can be reached with Tab"
+    version = state_of(first)["v"]
+    first.keyboard.press("Enter")
+    first.wait_for_function(VERSION_PAST, arg=version, timeout=TIMEOUT)
+    assert first.evaluate(FOCUS_IN_BOARD), first.evaluate("document.activeElement.outerHTML.slice(0, 80)")
+
+    # The other player's moves redraw the board again: the focus stays there.
+    while not first.evaluate(MY_TURN):
+        state = state_of(second)
+        if state["to_move"] == state["seat"]:
+            second.wait_for_function(MY_TURN, timeout=TIMEOUT)
+            second.locator("#actions button.action").first.click()
+        first.wait_for_function(VERSION_PAST, arg=state["v"], timeout=TIMEOUT)
+        assert first.evaluate(FOCUS_IN_BOARD)
+    # Once it is their move again, the next legal action on the board is one Tab away, not a page of them.
+    first.keyboard.press("Tab")
+    assert first.evaluate(FOCUS_ON_ACTION) and first.evaluate(FOCUS_IN_BOARD)
+    for page in (first, second):
+        page.context.close()
