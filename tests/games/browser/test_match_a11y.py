@@ -34,30 +34,28 @@ def last_listed_move(page, n):
     return page.locator("#moves li").last.locator("span").last.text_content()
 
 
+def play_and_listen(mover, listener, listed):
+    """The mover plays their first legal action, the ``listed``-th move of the match: the
+    listener's live region reads it out as the move list words it, the mover's says nothing
+    new."""
+    mover.wait_for_function(MY_TURN, timeout=TIMEOUT)
+    heard_before, mover_before = listener.evaluate(NEWS), mover.evaluate(NEWS)
+    mover.locator("#actions button.action").first.click()
+    listener.wait_for_function(f"(before) => ({NEWS})() !== before", arg=heard_before, timeout=TIMEOUT)
+    name = mover.evaluate("window.matchClient.payload.seat_names[window.matchClient.payload.seat]")
+    said = listener.evaluate(NEWS)
+    assert said == last_listed_move(listener, listed) and said.startswith(f"{name}: "), said
+    assert last_listed_move(mover, listed) == said and mover.evaluate(NEWS) == mover_before
+
+
 def test_the_other_players_move_is_read_out_in_words_and_ones_own_is_not(asgi_server, browser, make_user):
     first, second = two_players(asgi_server, browser, make_user)
     for page in (first, second):
         assert page.locator("#move-news").get_attribute("aria-live") == "polite"
         assert page.evaluate(NEWS) == ""
     played = state_of(first)["moves"]  # the draw for the first seat is a move already
-
-    first.wait_for_function(MY_TURN, timeout=TIMEOUT)
-    first.locator("#actions button.action").first.click()
-    second.wait_for_function(f"() => ({NEWS})() !== ''", timeout=TIMEOUT)
-    first_name = first.evaluate("window.matchClient.payload.seat_names[window.matchClient.payload.seat]")
-    said = second.evaluate(NEWS)
-    # The second player hears who moved and what, as the move list words it.
-    assert said == last_listed_move(second, played + 1) and said.startswith(f"{first_name}: "), said
-    # The first player is not told the move they just made.
-    assert last_listed_move(first, played + 1) == said and first.evaluate(NEWS) == ""
-
-    second.wait_for_function(MY_TURN, timeout=TIMEOUT)
-    second.locator("#actions button.action").first.click()
-    first.wait_for_function(f"() => ({NEWS})() !== ''", timeout=TIMEOUT)
-    second_name = second.evaluate("window.matchClient.payload.seat_names[window.matchClient.payload.seat]")
-    heard = first.evaluate(NEWS)
-    assert heard == last_listed_move(first, played + 2) and heard.startswith(f"{second_name}: "), heard
-    assert last_listed_move(second, played + 2) == heard and second.evaluate(NEWS) == said  # unchanged by its own move
+    play_and_listen(first, second, played + 1)
+    play_and_listen(second, first, played + 2)
     for page in (first, second):
         page.context.close()
 
