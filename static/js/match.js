@@ -31,6 +31,7 @@ const els = {
   takeback: document.getElementById("takeback"),
   takebackStatus: document.getElementById("takeback-status"),
   takebackButtons: document.getElementById("takeback-buttons"),
+  moveNews: document.getElementById("move-news"),
 };
 
 // The close code of a socket whose sign-in ended (live.credentials.SIGNED_OUT).
@@ -374,8 +375,34 @@ function render() {
   renderTakeback();
   // A renderer that writes the headline on the board (Game of God) writes the same words.
   if (replayFrames === null) drawBoard({ ...view, prompt: headline(view) }, true);
+  keepFocus();
   // For the page's other parts that follow the match (a tournament table's countdown).
   document.dispatchEvent(new CustomEvent("match-drawn", { detail: payload }));
+}
+
+// Every update draws the board and the action buttons anew. A keyboard player whose focus was
+// there gets it back on the same action or square, else on the board itself, instead of on
+// the page's top: what was focused last in either is kept, and forgotten on a focus or a
+// click elsewhere.
+let focusWas = null;
+
+document.addEventListener("focusin", (event) => {
+  const where = [els.board, els.actions].find((box) => box.contains(event.target));
+  const item = where && event.target.closest("[data-action], [data-select], [data-square]");
+  focusWas = where ? { where, data: item ? { ...item.dataset } : {} } : null;
+});
+document.addEventListener("pointerdown", (event) => {
+  if (!els.board.contains(event.target) && !els.actions.contains(event.target)) focusWas = null;
+});
+
+function keepFocus() {
+  const now = document.activeElement;
+  if (!focusWas || (now && now !== document.body)) return;
+  const same = ["action", "select", "square"]
+    .filter((key) => focusWas.data[key] !== undefined)
+    .map((key) => focusWas.where.querySelector(`[data-${key}="${CSS.escape(focusWas.data[key])}"]`))
+    .find(Boolean);
+  (same || els.board).focus({ preventScroll: true });
 }
 
 function applySnapshot(snapshot) {
@@ -402,12 +429,16 @@ function applySnapshot(snapshot) {
 
 // One move in plain words ("Greedy (red): Put a blue chip on b2"), numbered from 1; once the
 // match is over, a button that shows the position after it.
+function moveText(m) {
+  return `${m.seat === null ? "Chance" : seatName(m.seat)}: ${moveWords(m.label || m.action)}`;
+}
+
 function moveItem(m) {
   const li = text("li", null, m.seat === null ? "move chance" : "move");
   li.dataset.index = m.index;
   if (m.seat !== null) li.dataset.seat = m.seat;
   li.append(text("span", `${m.index + 1}.`, "move-no"));
-  const words = `${m.seat === null ? "Chance" : seatName(m.seat)}: ${moveWords(m.label || m.action)}`;
+  const words = moveText(m);
   if (payload.status === "finished" || payload.status === "aborted") {
     const b = text("button", words, "link-button move-jump");
     b.type = "button";
@@ -426,11 +457,19 @@ function extendMoves(snapshot) {
   if (added.length && added[0].index === els.moves.children.length) {
     els.moves.append(...added.map(moveItem));
     els.moves.scrollTop = els.moves.scrollHeight;
+    announceMoves(added);
   }
   // Moves taken back (a casual match) leave the list: the rest is unchanged.
   while (els.moves.children.length > snapshot.moves) els.moves.lastElementChild.remove();
   if (els.moves.children.length !== snapshot.moves) loadMoves();
   renderTakeback();
+}
+
+// The moves the others made, read out by the page's live region as the list words them
+// ("Blue: Move the top piece from c3 to c4"); a player's own move is not read back to them.
+function announceMoves(added) {
+  const others = added.filter((m) => m.seat === null || m.seat !== payload.seat);
+  if (others.length) els.moveNews.textContent = others.map(moveText).join(". ");
 }
 
 // The move list follows the board: one request at a time, at most one every 1.5 s, and a

@@ -5,6 +5,8 @@ import sys
 import pytest
 from django.conf import settings
 from django.core.management import call_command
+from django.test import RequestFactory
+from django.views.defaults import server_error
 
 from games.engines import all_games, get_game
 
@@ -55,6 +57,25 @@ def test_unknown_game_is_a_404_in_the_site_style(client):
     assert response.status_code == 404
     assert "We could not find that page" in response.content.decode()
     assert "Hall of Fame" in response.content.decode()  # the site's navigation is there
+
+
+def test_a_forbidden_page_is_a_403_in_the_site_style_saying_why(client, alice):
+    client.force_login(alice)
+    response = client.get("/forum/moderation/")  # moderators only
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "You may not do that here" in page and "Only moderators can do this." in page
+    assert "Hall of Fame" in page  # the site's navigation is there
+    assert 'href="/"' in page
+
+
+def test_the_500_page_renders_without_a_request_or_a_database(django_assert_num_queries):
+    with django_assert_num_queries(0):
+        response = server_error(RequestFactory().get("/"))  # renders 500.html with an empty context
+    page = response.content.decode()
+    assert response.status_code == 500
+    assert "Something went wrong" in page and 'href="/"' in page
+    assert "css/site.css" in page  # in the site's look
 
 
 @pytest.mark.parametrize("path", ["/help/", "/about/", "/games/", "/play/", "/stats/", "/hall-of-fame/", "/forum/"])
