@@ -18,13 +18,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from django.conf import settings
-from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, JsonResponse
 
 from accounts.api import requester
 from live import streams
-from live.credentials import session_digest
-from live.events import MATCH_UPDATED, SOCKETS_REVOKED
+from live.events import MATCH_UPDATED
 from live.executor import db
 from live.groups import match_group, match_players_group, user_sockets_group
 
@@ -70,23 +68,12 @@ async def match_stream(request: HttpRequest, match_id: int):
     groups = [match_players_group(match_id) if seated else match_group(match_id)]
     if user.is_authenticated:
         groups.append(user_sockets_group(user.pk))
-    try:
-        await listener.open(groups)  # before the snapshot is read: no update falls between
-    except streams.TooManyStreams:
-        await listener.close()
-        return _refusal(429, "too_many_streams", f"At most {settings.STREAMS_PER_PERSON} open streams a person.")
-    except Exception:
-        await listener.close()
-        return _refusal(503, "unavailable", "The live connection is down: poll the match meanwhile.")
+    refused = await streams.opened(listener, groups)  # before the snapshot is read: no update falls between
+    if refused is not None:
+        return refused
     key = str(user.pk) if user.is_authenticated else None
-    # Signing out of a session ends that session's streams; a new password, every stream.
-    session_key = None if "Authorization" in request.headers else request.session.session_key
-    session = session_digest(session_key) if session_key else None
-    lines = _lines(listener, match_id, user, key, known, session)
-    response = StreamingHttpResponse(streams.closing(listener, lines), content_type=streams.CONTENT_TYPE)
-    response["Cache-Control"] = "no-store"
-    response["X-Accel-Buffering"] = "no"  # a proxy passes each line on at once
-    return response
+    session = streams.session_of(request)
+    return streams.response(listener, _lines(listener, match_id, user, key, known, session))
 
 
 async def _lines(
@@ -100,16 +87,11 @@ async def _lines(
         yield streams.line(snapshot)
     if snapshot["status"] in OVER:
         return
-    while True:
-        message = await listener.next(settings.STREAM_KEEP_ALIVE_SECONDS)
+    async for message in streams.messages(listener, session):
         if message is None:
             yield streams.KEEP_ALIVE
             continue
         kind = message.get("type")
-        if kind == SOCKETS_REVOKED:
-            if message.get("session") in (None, session):
-                return  # a new password, or this session signed out: it no longer holds
-            continue
         if kind == MATCH_UPDATED:
             if message["version"] <= sent:
                 continue

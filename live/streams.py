@@ -21,8 +21,11 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.http import JsonResponse, StreamingHttpResponse
 
 from . import reach
+from .credentials import session_digest
+from .events import SOCKETS_REVOKED
 
 CONTENT_TYPE = "application/x-ndjson"
 KEEP_ALIVE = b"\n"
@@ -32,6 +35,14 @@ _open: Counter[int] = Counter()  # open streams per person in this process
 
 class TooManyStreams(Exception):
     """The person holds as many streams on this process as they may."""
+
+
+def session_of(request) -> str | None:
+    """The digest of the session a stream is opened in (None for one opened by an API token):
+    signing out of that session ends it."""
+    if "Authorization" in request.headers or not request.session.session_key:
+        return None
+    return session_digest(request.session.session_key)
 
 
 def line(payload: dict[str, Any]) -> bytes:
@@ -107,3 +118,39 @@ async def closing(listener: Listener, lines: AsyncIterator[bytes]) -> AsyncItera
             yield chunk
     finally:
         await listener.close()
+
+
+async def opened(listener: Listener, groups: Iterable[str]) -> JsonResponse | None:
+    """Open ``listener`` on ``groups``; the refusal to answer instead, if it cannot be."""
+    try:
+        await listener.open(groups)
+        return None
+    except TooManyStreams:
+        await listener.close()
+        message = f"At most {settings.STREAMS_PER_PERSON} open streams a person."
+        return JsonResponse({"code": "too_many_streams", "message": message}, status=429)
+    except Exception:
+        await listener.close()
+        message = "The live connection is down: poll meanwhile."
+        return JsonResponse({"code": "unavailable", "message": message}, status=503)
+
+
+def response(listener: Listener, lines: AsyncIterator[bytes]) -> StreamingHttpResponse:
+    """The streamed answer: ``lines``, passed on by proxies as they come, never cached."""
+    answer = StreamingHttpResponse(closing(listener, lines), content_type=CONTENT_TYPE)
+    answer["Cache-Control"] = "no-store"
+    answer["X-Accel-Buffering"] = "no"
+    return answer
+
+
+async def messages(listener: Listener, session: str | None) -> AsyncIterator[dict | None]:
+    """What reaches ``listener``, None for each quiet ``STREAM_KEEP_ALIVE_SECONDS``, until the
+    sign-in ends: a new password or a token issued anew (every stream of the person), or
+    signing out of ``session`` (the digest of the session the stream was opened in)."""
+    while True:
+        message = await listener.next(settings.STREAM_KEEP_ALIVE_SECONDS)
+        if message is not None and message.get("type") == SOCKETS_REVOKED:
+            if message.get("session") in (None, session):
+                return
+            continue
+        yield message

@@ -20,15 +20,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from django.conf import settings
-from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, JsonResponse
 
 from accounts.api import requester
 from challenges.selectors import challenge_json, pending_received
 from games.models import Match, Seat
 from live import streams
-from live.credentials import session_digest
-from live.events import MATCH_UPDATED, ME_CHANGED, SOCKETS_REVOKED
+from live.events import MATCH_UPDATED, ME_CHANGED
 from live.executor import db
 from live.groups import match_players_group, user_group, user_sockets_group
 
@@ -88,23 +86,11 @@ async def event_stream(request: HttpRequest):
     if not user.is_authenticated:
         return JsonResponse({"code": "not_authenticated", "message": "Sign in, or send an API token."}, status=401)
     listener = streams.Listener(user.pk)
-    try:
-        await listener.open([user_group(user.pk), user_sockets_group(user.pk)])
-    except streams.TooManyStreams:
-        await listener.close()
-        message = f"At most {settings.STREAMS_PER_PERSON} open streams a person."
-        return JsonResponse({"code": "too_many_streams", "message": message}, status=429)
-    except Exception:
-        await listener.close()
-        message = "The live connection is down: poll meanwhile."
-        return JsonResponse({"code": "unavailable", "message": message}, status=503)
-    session_key = None if "Authorization" in request.headers else request.session.session_key
-    session = session_digest(session_key) if session_key else None
-    lines = _lines(listener, user, session)
-    response = StreamingHttpResponse(streams.closing(listener, lines), content_type=streams.CONTENT_TYPE)
-    response["Cache-Control"] = "no-store"
-    response["X-Accel-Buffering"] = "no"
-    return response
+    refused = await streams.opened(listener, [user_group(user.pk), user_sockets_group(user.pk)])
+    if refused is not None:
+        return refused
+    session = streams.session_of(request)
+    return streams.response(listener, _lines(listener, user, session))
 
 
 async def _lines(listener: streams.Listener, user, session: str | None) -> AsyncIterator[bytes]:
@@ -149,16 +135,12 @@ async def _lines(listener: streams.Listener, user, session: str | None) -> Async
     async for chunk in refresh(seats=True):
         yield chunk
     key = str(user.pk)
-    while True:
-        message = await listener.next(settings.STREAM_KEEP_ALIVE_SECONDS)
+    async for message in streams.messages(listener, session):
         if message is None:
             yield streams.KEEP_ALIVE
             continue
         kind = message.get("type")
-        if kind == SOCKETS_REVOKED:
-            if message.get("session") in (None, session):
-                return
-        elif kind == ME_CHANGED:
+        if kind == ME_CHANGED:
             async for chunk in refresh(seats=bool(message.get("seats"))):
                 yield chunk
         elif kind == MATCH_UPDATED and message["match_id"] in matches:
