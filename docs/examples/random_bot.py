@@ -27,9 +27,9 @@ class Bot:
         self.playing: set[int] = set()
         self.lock = threading.Lock()
 
-    def lines(self, path: str):
+    def lines(self, path: str, **params):
         """The JSON objects of a stream, one a line; blank lines only keep it alive."""
-        with self.session.get(self.api + path, stream=True, timeout=(10, 120)) as answer:
+        with self.session.get(self.api + path, params=params, stream=True, timeout=(10, 120)) as answer:
             answer.raise_for_status()
             for line in answer.iter_lines():
                 if line:
@@ -39,14 +39,27 @@ class Bot:
         return self.session.post(self.api + path, json=body or {}, timeout=30)
 
     def play(self, match_id: int) -> None:
-        """Answer every position of the match that gives this bot legal actions."""
+        """Answer every position of the match that gives this bot legal actions, reading the
+        match's stream again (from the last version seen) if the connection drops."""
+        seen = None
         try:
-            for frame in self.lines(f"/matches/{match_id}/stream/"):
-                if frame.get("type") == "snapshot" and frame.get("legal_actions"):
-                    action = random.choice(frame["legal_actions"])["action"]
-                    # A refusal (the position moved on meanwhile) needs nothing: the stream's
-                    # next line is the position to answer.
-                    self.post(f"/matches/{match_id}/actions/", {"action": action, "version": frame["version"]})
+            for _ in range(10):  # reconnections, at most
+                try:
+                    params: dict[str, int] = {} if seen is None else {"version": seen}
+                    for frame in self.lines(f"/matches/{match_id}/stream/", **params):
+                        if frame.get("type") != "snapshot":
+                            continue  # chat, takeback requests
+                        seen = frame["version"]
+                        if frame["status"] in ("finished", "aborted"):
+                            return
+                        if frame.get("legal_actions"):
+                            action = random.choice(frame["legal_actions"])["action"]
+                            # A refusal (the position moved on meanwhile) needs nothing: the
+                            # stream's next line is the position to answer.
+                            self.post(f"/matches/{match_id}/actions/", {"action": action, "version": seen})
+                    return  # the stream ended with the match
+                except requests.RequestException as exc:
+                    print(f"match {match_id}: {exc}; reading it again", flush=True)
         finally:
             with self.lock:
                 self.playing.discard(match_id)

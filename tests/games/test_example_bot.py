@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 import websockets.sync.client
@@ -50,9 +51,27 @@ def test_the_example_bot_accepts_a_challenge_and_plays_a_whole_match_against_a_p
                 additional_headers={"Cookie": session_cookie(bob)},
             )
             acted, status, moves = -1, "active", 0
+            seen: list = []  # what bob's socket got, for the message of a failure
             with ws:
                 while status == "active":
-                    frame = json.loads(ws.recv(timeout=WAIT))
+                    try:
+                        frame = json.loads(ws.recv(timeout=WAIT))
+                    except TimeoutError:
+                        process.kill()
+                        said = process.communicate()[0]
+                        raise AssertionError(
+                            f"no move for {WAIT:.0f} s after {seen[-8:]}; the bot said:\n{said}"
+                        ) from None
+                    seen.append(frame if frame.get("type") == "error" else frame.get("version", frame.get("type")))
+                    if frame.get("type") == "error":
+                        # Refused: the position moved on (its snapshot follows), or too many
+                        # moves a second against a bot that answers at once (the socket's
+                        # flood limit): after a pause, ask for the position and answer it.
+                        acted = -1
+                        if frame["code"] == "bad_request":
+                            time.sleep(1.0)
+                            ws.send(json.dumps({"type": "snapshot"}))
+                        continue
                     if frame.get("type") != "snapshot":
                         continue
                     status = frame["status"]
