@@ -19,6 +19,7 @@ from rest_framework.settings import api_settings
 
 from portal.api_errors import ErrorSerializer
 from portal.pagination import page_of, paginated
+from portal.sockets import token_account, token_key
 
 from . import selectors, services
 from .lockout import lockout_explanation
@@ -60,12 +61,9 @@ def requester(request):
     """Whom a request speaks for, read in a database thread (for the async views that stream):
     its API token (``Authorization: Token <key>``, or ``Bearer <key>``) if it sends one, else
     its session's person (or the anonymous user). None: a token that is no active account's."""
-    kind, _, key = request.headers.get("Authorization", "").partition(" ")
-    if kind in ("Token", "Bearer") and key.strip():
-        token = Token.objects.select_related("user").filter(key=key.strip()).first()
-        if token is None or not token.user.is_active:
-            return None
-        return token.user
+    key = token_key(request.headers.get("Authorization", ""))
+    if key is not None:
+        return token_account(key)
     user = request.user
     user.is_authenticated  # noqa: B018 -- read the session here, in this thread
     return user

@@ -229,11 +229,8 @@ class MatchConsumer(JsonSocket):
     @db
     def _can_view(self, token) -> tuple[bool, bool]:
         """Whether this user may watch the match, and whether they hold a seat in it."""
-        match = Match.objects.filter(pk=self.match_id).first()
-        if match is None or not services.can_view(match, self.user, token):
-            return False, False
-        seated = self.user.is_authenticated and match.seats.filter(user=self.user).exists()
-        return True, seated
+        _, allowed, seated = services.watcher(self.match_id, self.user, token)
+        return allowed, seated
 
     @db
     def _current_version(self) -> tuple[int | None, dict | None]:

@@ -41,12 +41,11 @@ def _open(request: HttpRequest, match_id: int, token: str | None):
     user = requester(request)
     if user is None:
         return _refusal(401, "not_authenticated", "That API token is not valid.")
-    match = Match.objects.filter(pk=match_id).first()
+    match, allowed, seated = services.watcher(match_id, user, token)
     if match is None:
         return _refusal(404, "not_found", "There is no such match.")
-    if not services.can_view(match, user, token):
+    if not allowed:
         return _refusal(403, "forbidden", "You may not watch this match.")
-    seated = user.is_authenticated and match.seats.filter(user=user).exists()
     return user, seated
 
 

@@ -43,20 +43,21 @@ def recent(user):
     return Notification.objects.filter(user=user).order_by("-created", "-id")
 
 
+def followed_seats(user_id: int):
+    """The person's seats in matches not over that they have not left, newest match first:
+    the matches whose updates the per-user socket and the person's event stream follow."""
+    return Seat.objects.filter(
+        user_id=user_id,
+        resigned=False,
+        timed_out=False,
+        match__status__in=[Match.Status.OPEN, Match.Status.ACTIVE],
+    ).order_by("-match_id")
+
+
 def listening_seats(user_id: int, limit: int) -> dict[int, tuple[int, bool]]:
-    """Match id -> (seat, whether it is that seat's move) of the newest ``limit`` matches not
-    over in which the person holds a seat and has not left: the matches whose updates the
-    per-user socket follows."""
-    rows = (
-        Seat.objects.filter(
-            user_id=user_id,
-            resigned=False,
-            timed_out=False,
-            match__status__in=[Match.Status.OPEN, Match.Status.ACTIVE],
-        )
-        .order_by("-match_id")
-        .values_list("match_id", "index", "match__status", "match__to_move")[:limit]
-    )
+    """Match id -> (seat, whether it is that seat's move) of the newest ``limit`` matches
+    ``followed_seats`` holds."""
+    rows = followed_seats(user_id).values_list("match_id", "index", "match__status", "match__to_move")[:limit]
     return {
         match_id: (index, status == Match.Status.ACTIVE and to_move == index)
         for match_id, index, status, to_move in rows

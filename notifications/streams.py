@@ -24,13 +24,14 @@ from django.http import HttpRequest, JsonResponse
 
 from accounts.api import requester
 from challenges.selectors import challenge_json, pending_received
-from games.models import Match, Seat
+from games.models import Match
 from live import streams
 from live.events import MATCH_UPDATED, ME_CHANGED
 from live.executor import db
 from live.groups import match_players_group, user_group, user_sockets_group
 
 from .consumers import FOLLOW_AT_MOST
+from .selectors import followed_seats
 
 OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
 
@@ -38,12 +39,8 @@ OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
 def _matches(user_id: int) -> dict[int, dict]:
     """The person's matches not over that they have not left, newest first: id -> what a
     ``matchStart`` line says, and whether it is their move."""
-    rows = (
-        Seat.objects.filter(
-            user_id=user_id, resigned=False, timed_out=False, match__status__in=[Match.Status.OPEN, Match.Status.ACTIVE]
-        )
-        .order_by("-match_id")
-        .values_list("match_id", "index", "match__game", "match__status", "match__version", "match__to_move")
+    rows = followed_seats(user_id).values_list(
+        "match_id", "index", "match__game", "match__status", "match__version", "match__to_move"
     )[:FOLLOW_AT_MOST]
     return {
         match_id: {

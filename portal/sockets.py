@@ -63,19 +63,24 @@ class UnknownPathConsumer(AsyncWebsocketConsumer):
         await self.close()
 
 
-def _token_of(scope) -> str | None:
-    """The API token a socket's handshake sends (``Authorization: Token <key>`` or ``Bearer``)."""
-    for name, value in scope.get("headers", []):
-        if name == b"authorization":
-            kind, _, key = value.decode("latin-1").partition(" ")
-            if kind in ("Token", "Bearer") and key.strip():
-                return key.strip()
-    return None
+def token_key(authorization: str) -> str | None:
+    """The API token an ``Authorization`` header names (``Token <key>``, or ``Bearer <key>``)."""
+    kind, _, key = authorization.partition(" ")
+    return key.strip() if kind in ("Token", "Bearer") and key.strip() else None
 
 
-def _account_of(key: str):
+def token_account(key: str):
+    """The active account whose API token ``key`` is, or None (sync: a database thread)."""
     token = Token.objects.select_related("user").filter(key=key).first()
     return token.user if token is not None and token.user.is_active else None
+
+
+def _token_of(scope) -> str | None:
+    """The API token a socket's handshake sends."""
+    for name, value in scope.get("headers", []):
+        if name == b"authorization":
+            return token_key(value.decode("latin-1"))
+    return None
 
 
 class TokenAuth:
@@ -91,7 +96,7 @@ class TokenAuth:
         key = _token_of(scope)
         if key is None:
             return await self.inner(scope, receive, send)
-        user = await database_sync_to_async(_account_of)(key)
+        user = await database_sync_to_async(token_account)(key)
         if user is None:
             message = await receive()
             if message["type"] == "websocket.connect":

@@ -28,6 +28,7 @@ from .seating import (
     match_staff_end,
     match_start,
     match_terms,
+    watcher,
 )
 from .takebacks import TakebackResult, takeback_answer, takeback_request
 from .writes import TAKEOVER_BOT, MatchError
@@ -70,4 +71,5 @@ __all__ = [
     "outage_end",
     "takeback_answer",
     "takeback_request",
+    "watcher",
 ]

@@ -145,12 +145,25 @@ def _check_open_matches_of(user) -> None:
         )
 
 
-def can_view(match: Match, user, token: str | None = None) -> bool:
+def _open_to_all(match: Match, token: str | None) -> bool:
+    """Public, or the invite token given: anyone may watch."""
     if match.visibility == Match.Visibility.PUBLIC:
         return True
-    if token and secrets.compare_digest(str(token), match.invite_token):
-        return True
-    return user.is_authenticated and match.seats.filter(user=user).exists()
+    return bool(token) and secrets.compare_digest(str(token), match.invite_token)
+
+
+def can_view(match: Match, user, token: str | None = None) -> bool:
+    return _open_to_all(match, token) or (user.is_authenticated and match.seats.filter(user=user).exists())
+
+
+def watcher(match_id: int, user, token: str | None = None) -> tuple[Match | None, bool, bool]:
+    """What a socket or a stream asks as it opens: the match (None: there is none), whether
+    ``user`` may watch it, and whether they hold a seat in it."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return None, False, False
+    seated = user.is_authenticated and match.seats.filter(user=user).exists()
+    return match, seated or _open_to_all(match, token), seated
 
 
 def match_join(*, match_id: int, user, token: str | None = None) -> Match:
