@@ -28,6 +28,10 @@ const COL_LABELS = 24;
 const BOARD_W = LEFT + 9 * CELL + 2 * GAP + 6;
 const WIDE_MIN_PX = 560; // below this the panels go under the board
 
+// The page lists the many moves of a turn (162 plots to build on) as one filterable list, not
+// a button each: the board's plots are the targets to click.
+const actionPicker = true;
+
 // Module state: the structure type picked for building, kept until the position changes.
 let selectedType = null;
 let positionKey = "";
@@ -169,7 +173,7 @@ export function render(container, view, ctx) {
   lastWide = wide;
   const lay = wide
     ? { panelW: 384, panelH: 206, chit: 44, font: "compact" }
-    : { panelW: BOARD_W, panelH: 190, chit: 56, font: "roomy" };
+    : { panelW: BOARD_W, panelH: 214, chit: 80, font: "roomy" }; // chits of 40 px on a phone
   const headH = 64;
   const boardH = COL_LABELS + 3 * (BAND + 3 * CELL) + 2 * VGAP + 6;
   const legendLines = legendText(view, wide ? 3 : 7);
@@ -361,9 +365,15 @@ function drawPlayer(g, view, ctx, i, lay, moves, buildTypes, buildType) {
   g.dataset.seat = i;
   el("rect", { x: 0, y: 0, width: w, height: lay.panelH, rx: 10, class: "ct-panel-bg" }, g);
   seatShape(g, i, 22, 22, 11, "ct-seat-marker");
-  txt(g, 42, 29, shortName(seatName(ctx, i), compact ? 14 : 24) + (me ? " (you)" : ""), "ct-name");
   const score = (view.scores || [])[i] ?? 0;
-  txt(g, w - 10, 29, `${score} point${score === 1 ? "" : "s"}`, "ct-score", { "text-anchor": "end" });
+  const scoreText = `${score} point${score === 1 ? "" : "s"}`;
+  // The name takes the room the score leaves (21-unit bold type, about 13 units a
+  // character), cut with its colour kept; the whole name is in the panel's tooltip.
+  const you = me ? " (you)" : "";
+  const room = Math.floor((w - 10 - scoreText.length * 11 - 16 - 42) / 13) - you.length;
+  txt(g, 42, 29, shortName(seatName(ctx, i), Math.max(6, Math.min(compact ? 24 : 40, room))) + you, "ct-name");
+  title(g, `${seatName(ctx, i)}${you}: ${scoreText}`);
+  txt(g, w - 10, 29, scoreText, "ct-score", { "text-anchor": "end" });
   let status = "";
   if (toMove) {
     const drawn = view.drawn_this_turn || [];
@@ -374,7 +384,7 @@ function drawPlayer(g, view, ctx, i, lay, moves, buildTypes, buildType) {
   if (status) txt(g, 12, 52, status, toMove ? "ct-turn" : "ct-note");
   // Reserve: one chit per type, with its count.
   const size = lay.chit;
-  const step = compact ? (w - 20 - size) / 6 : Math.min(66, (w - 20) / 7);
+  const step = compact ? (w - 20 - size) / 6 : Math.min(size + 28, (w - 20) / 7);
   const top = 62;
   const rg = el("g", { class: "ct-reserve", "aria-label": `${seatName(ctx, i)}'s reserve` }, g);
   TYPES.forEach((type, k) => {
@@ -432,4 +442,4 @@ function legendText(view, perLine) {
   return lines;
 }
 
-export default { render };
+export default { render, actionPicker };

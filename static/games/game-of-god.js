@@ -161,10 +161,11 @@ export function render(container, view, ctx) {
   const wide = container.clientWidth >= WIDE_MIN_PX;
   wasWide = wide;
   const fs = wide ? 1.1 : 1.3; // text scale: a phone shows the board at about 60 %
-  BAND = wide ? 26 : 32;
-  COORD = wide ? 22 : 26;
-  BAND_FONT = wide ? 15 : 19;
-  COORD_FONT = wide ? 15 : 19;
+  // On a phone the margins stay narrow enough for a square of 40 px on a 390 px screen.
+  BAND = wide ? 26 : 30;
+  COORD = wide ? 22 : 20;
+  BAND_FONT = wide ? 15 : 18;
+  COORD_FONT = wide ? 15 : 17;
 
   const goals = goalLayout(view);
   const margin = {
@@ -254,6 +255,7 @@ function drawBoard(g, view, ctx, m, goals, margin) {
       const stack = stacks[name];
       if (stack && stack.length) drawStack(sq, view, x, y, stack, frozen[name] || [], trapped[name] || [], home, name);
       else if (namedEmpty.has(name)) crossOut(sq, x, y, name);
+      else if (view.step === "vacant" && home !== undefined) setUpPreview(sq, view, x, y, home, name);
     }
   }
   el("rect", { x: 0, y: 0, width: full, height: full, class: "gg-frame" }, g);
@@ -296,6 +298,16 @@ function emptyNamed(view) {
   return named;
 }
 
+// While the empty goal squares are chosen, the board is still empty: every goal square not
+// (yet) named empty shows, faintly, the pair of pieces the set-up will stand on it, so the
+// choice reads as "which of these pairs to leave out".
+function setUpPreview(parent, view, x, y, seat, name) {
+  const g = el("g", { class: "gg-preview" }, parent);
+  drawStack(g, view, x, y, [seat, seat], [], [], seat, name);
+  const t = g.querySelector("title");
+  if (t) t.textContent = `${name}: a pair of ${sideOf(view, seat)}'s pieces will stand here unless this square is left empty`;
+}
+
 function crossOut(parent, x, y, name) {
   const s = el("g", { class: "gg-named-empty" }, parent);
   el("line", { x1: x + 16, y1: y + 16, x2: x + CELL - 16, y2: y + CELL - 16 }, s);
@@ -307,8 +319,15 @@ function drawGoalBand(g, view, ctx, side, seat, full) {
   const letter = letterOf(view, seat);
   const cls = `gg-band ${seatClass(view, seat)}`;
   const me = ctx.seat === seat ? " (you)" : "";
-  const label = `${letter} · ${side} goal area · ${shorten(seatName(ctx, seat), 14)}${me}`;
   const squares = ((view.goal_areas || [])[seat] || []).map(squareCR);
+  // The label fits its band (the full name is in the band's tooltip): the name gets what the
+  // side's words leave, and the words go first when even a short name would not fit.
+  const fits = Math.floor((squares.length * CELL - 12) / (BAND_FONT * 0.6));
+  const head = `${letter} · ${side} goal area · `;
+  const label =
+    fits - head.length - me.length >= 8
+      ? `${head}${shorten(seatName(ctx, seat), Math.min(14, fits - head.length - me.length))}${me}`
+      : `${letter} · ${shorten(seatName(ctx, seat), Math.max(4, fits - 4 - me.length))}${me}`;
   const band = el("g", { class: "gg-goal-band" }, g);
   tip(band, `${side}'s goal area (${seatName(ctx, seat)}): opponents' pieces that reach it are frozen there.`);
   if (side === "North" || side === "South") {
@@ -405,6 +424,12 @@ function padlock(g, cx, cy) {
 }
 
 // Movable stacks, their targets, challengeable pieces and the set-up squares, on top of all.
+// The whole square takes the tap, not only the outline drawn inside it: on a phone a square
+// is about 40 px across.
+function hitArea(node, c, r) {
+  el("rect", { x: c * CELL, y: r * CELL, width: CELL, height: CELL, class: "gg-hit" }, node);
+}
+
 function drawClickables(g, view, ctx, m, goals) {
   const stacks = view.stacks || {};
   const layer = el("g", { class: "gg-clickables" }, g);
@@ -415,6 +440,7 @@ function drawClickables(g, view, ctx, m, goals) {
     const [c, r] = squareCR(from);
     const isSel = from === selected;
     const node = el("g", { class: `gg-pick${isSel ? " selected" : ""}`, "data-select": from }, layer);
+    hitArea(node, c, r);
     el("rect", { x: c * CELL + 2, y: r * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 6, class: "gg-pick-box" }, node);
     node.setAttribute("aria-pressed", isSel ? "true" : "false");
     const n = (stacks[from] || []).length;
@@ -432,6 +458,7 @@ function drawClickables(g, view, ctx, m, goals) {
     for (const [to, entry] of targets) {
       const [c, r] = squareCR(to);
       const node = el("g", { class: "gg-target move" }, layer);
+      hitArea(node, c, r);
       el("rect", { x: c * CELL + 3, y: r * CELL + 3, width: CELL - 6, height: CELL - 6, rx: 8, class: "gg-target-box" }, node);
       if (!(stacks[to] || []).length) el("circle", { cx: c * CELL + CELL / 2, cy: r * CELL + CELL / 2, r: 9, class: "gg-target-dot" }, node);
       node.dataset.action = entry.action;
@@ -445,6 +472,7 @@ function drawClickables(g, view, ctx, m, goals) {
   for (const [sq, entry] of m.challenge) {
     const [c, r] = squareCR(sq);
     const node = el("g", { class: "gg-target challenge" }, layer);
+    hitArea(node, c, r);
     el("rect", { x: c * CELL + 3, y: r * CELL + 3, width: CELL - 6, height: CELL - 6, rx: 8, class: "gg-target-box" }, node);
     crosshair(node, c * CELL + 11, r * CELL + CELL - 11, 6);
     node.dataset.action = entry.action;
@@ -460,6 +488,7 @@ function drawClickables(g, view, ctx, m, goals) {
       const entry = m.vacant.get(key);
       if (!entry) continue;
       const node = el("g", { class: "gg-target vacant" }, layer);
+      hitArea(node, c, r);
       el("rect", { x: c * CELL + 3, y: r * CELL + 3, width: CELL - 6, height: CELL - 6, rx: 8, class: "gg-target-box" }, node);
       txt(node, c * CELL + CELL / 2, r * CELL + CELL / 2 + 5, key, "gg-vacant-key", 15, { "text-anchor": "middle" });
       node.dataset.action = entry.action;

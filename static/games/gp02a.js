@@ -213,9 +213,15 @@ export function render(container, view, ctx) {
   const bg = el("rect", { x: 0, y: 0, width, height: 100, class: "gp-bg" }, svg);
 
   const terr = el("g", { transform: `translate(${PAD} ${PAD})` }, svg);
-  drawTerritory(terr, view, ctx, m);
+  // On a phone a field of the whole territory is about 30 px: while a player places or lifts
+  // chips in their block, that block is drawn again, 1.6 times as large, right under the
+  // territory, with the chips to place beside it, and takes the clicks.
+  const zoom = wide ? null : closeUpBlock(view, m);
+  closeUpTray = zoom !== null;
+  drawTerritory(terr, view, ctx, m, { quiet: zoom });
   let left = PAD + TERR_H + 8;
   let right = PAD;
+  if (zoom !== null) left += drawCloseUp(svg, view, ctx, m, zoom, left, fs) + 10;
   const sideX = wide ? fullW : PAD;
   const sideWidth = wide ? sideW : TERR_W;
 
@@ -379,8 +385,10 @@ function blockBox(k) {
   return { x, y, w: 4 * CELL, h: 3 * CELL };
 }
 
-function drawTerritory(g, view, ctx, m) {
-  const fields = view.territory || [];
+// ``opts.only``: draw that block alone (the phone's close-up), with its targets;
+// ``opts.quiet``: that block's fields take no clicks here (the close-up has them).
+function drawTerritory(g, view, ctx, m, opts = {}) {
+  const fields = (view.territory || []).filter((f) => !opts.only || f.block === opts.only);
   const lifted = new Set(view.lifted || []);
   const counts = {};
   const free = {};
@@ -394,6 +402,7 @@ function drawTerritory(g, view, ctx, m) {
   }
   // Block frames and labels.
   for (let k = 1; k <= 6; k++) {
+    if (opts.only && k !== opts.only) continue;
     const b = blockBox(k);
     const chosen = view.block === k && !view.terminal;
     el("rect", { x: b.x - 3, y: b.y - 3, width: b.w + 6, height: b.h + 6, class: `block-frame${chosen ? " chosen" : ""}` }, g);
@@ -419,7 +428,9 @@ function drawTerritory(g, view, ctx, m) {
     }
     let entry = null;
     let kind = "";
-    if (m.purgeMode) {
+    if (opts.quiet === f.block) {
+      // the close-up under the territory takes this block's clicks
+    } else if (m.purgeMode) {
       entry = m.purge.get(f.name);
       kind = "purge";
     } else if (m.remove.has(f.name)) {
@@ -446,7 +457,7 @@ function drawTerritory(g, view, ctx, m) {
     }
   }
   // Gray-field note and the whole blocks that can be chosen, drawn on top of the fields.
-  if (!m.purgeMode) {
+  if (!m.purgeMode && !opts.only) {
     for (const [k, entry] of m.block) {
       const b = blockBox(Number(k));
       const t = el("g", { class: "target block-target" }, g);
@@ -459,6 +470,51 @@ function drawTerritory(g, view, ctx, m) {
       actionOn(t, entry, ctx);
     }
   }
+}
+
+// ------------------------------------------------------------------------- phone close-up
+
+const ZOOM = 1.6;
+let closeUpTray = false; // the chips to place are picked in the close-up, not the round panel
+
+// The chosen block, when every field the player may click lies in it (lifting, placing).
+function closeUpBlock(view, m) {
+  if (!view.block || view.terminal || m.purgeMode) return null;
+  const named = [...m.lift.keys(), ...[...m.put.values()].flatMap((fields) => [...fields.keys()])];
+  if (!named.length) return null;
+  const blockOf = new Map((view.territory || []).map((f) => [f.name, f.block]));
+  return named.every((name) => blockOf.get(name) === view.block) ? view.block : null;
+}
+
+function drawCloseUp(svg, view, ctx, m, k, top, fs) {
+  const b = blockBox(k);
+  const at = `translate(${PAD} ${top + 4}) scale(${ZOOM}) translate(${-b.x} ${BAND - b.y})`;
+  drawTerritory(el("g", { class: "close-up", transform: at }, svg), view, ctx, m, { only: k });
+  const blockW = b.w * ZOOM;
+  const h = (BAND + b.h + 6) * ZOOM + 4;
+  // The chips still to place, beside the block: pick a colour when several wait.
+  const tray = el("g", { class: "close-up-tray", transform: `translate(${PAD + blockW + 24} ${top + 8})` }, svg);
+  const toPlace = view.to_place || {};
+  const waiting = PLAIN.filter((c) => toPlace[c]);
+  const trayW = TERR_W - blockW - 24;
+  if (!waiting.length) return h;
+  const total = waiting.reduce((sum, c) => sum + toPlace[c], 0);
+  txt(tray, 0, 26, `Still to place: ${total}`, "panel-line strong", 26 * (fs / 1.3));
+  const r = 36;
+  const itemW = 2 * r + 70;
+  const perRow = Math.max(1, Math.floor(trayW / itemW));
+  waiting.forEach((c, i) => {
+    const x = (i % perRow) * itemW + r + 6;
+    const cy = 50 + Math.floor(i / perRow) * (2 * r + 20) + r;
+    const tg = el("g", { class: "tray-chip" }, tray);
+    if (m.putColours.length > 1 && m.putColours.includes(c)) {
+      el("rect", { x: x - r - 5, y: cy - r - 5, width: itemW - 8, height: 2 * r + 10, rx: 10, class: `select-box${selection === c ? " selected" : ""}` }, tg);
+      selectOn(tg, c, `Place a ${c} chip: pick it, then a free field of block ${view.block}`);
+    }
+    chip(tg, x, cy, r, c);
+    txt(tg, x + r + 8, cy + 10, `×${toPlace[c]}`, "count", 28);
+  });
+  return h;
 }
 
 // ------------------------------------------------------------------------- round panel
@@ -553,7 +609,7 @@ function drawRound(g, view, ctx, m, w, fs) {
     for (const c of waiting) {
       const tg = el("g", { class: "tray-chip" }, g);
       const cy = y + r + 4;
-      if (m.putColours.length > 1 && m.putColours.includes(c) && !m.purgeMode) {
+      if (m.putColours.length > 1 && m.putColours.includes(c) && !m.purgeMode && !closeUpTray) {
         el("rect", { x: x - r - 5, y: cy - r - 5, width: 2 * r + 10 + f(34), height: 2 * r + 10, rx: 8, class: `select-box${selection === c ? " selected" : ""}` }, tg);
         selectOn(tg, c, `Place a ${c} chip: pick it, then a free field of block ${view.block}`);
       }

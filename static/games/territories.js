@@ -343,6 +343,8 @@ function drawSpots(g, view, ctx, moves) {
     const entry = moves.farms.get(name);
     const sg = el("g", { class: `tr-spot${entry ? " target" : ""}`, "data-spot": name }, spots);
     if (entry) {
+      // The whole square takes the tap (about 42 px on a phone), the dashed box inside shows it.
+      el("rect", { x: cx - CELL / 2, y: cy - 3 - CELL / 2, width: CELL, height: CELL, class: "tr-spot-hit" }, sg);
       el("rect", { x: cx - CELL / 2 + 4, y: cy - 3 - CELL / 2 + 4, width: CELL - 8, height: CELL - 8, rx: 10, class: "tr-spot-target" }, sg);
       house(sg, cx, cy, 20, ghost, "tr-ghost");
       clickable(sg, entry, ctx);

@@ -72,19 +72,84 @@ function breakdownCell(parts) {
   return td;
 }
 
-// A button for every legal action ({action, label}), each calling ``act(action)``.
-export function renderActions(container, legal, act) {
+// A button for every legal action ({action, label}), each calling ``act(action)``. With
+// ``picker`` (a renderer whose board is its own set of targets, the chit game's 162 plots on a
+// first turn) and more than PICKER_FROM actions, the many are one filterable list instead:
+// type to narrow it, choose, Play. An action alone of its kind ("peace") stays a button.
+const PICKER_FROM = 24;
+
+function actionButton(action, label, act) {
+  const b = text("button", label, "button action");
+  b.type = "button";
+  b.dataset.action = action;
+  b.addEventListener("click", () => act(action));
+  return b;
+}
+
+export function renderActions(container, legal, act, picker = false) {
   container.replaceChildren();
   if (!legal.length) return;
+  const kind = (action) => action.split(":")[0];
+  const counts = new Map();
+  for (const { action } of legal) counts.set(kind(action), (counts.get(kind(action)) || 0) + 1);
+  const many = picker && legal.length > PICKER_FROM;
+  const listed = many ? legal.filter(({ action }) => counts.get(kind(action)) < 4) : legal;
+  if (many) container.append(actionPicker(legal.filter((a) => !listed.includes(a)), act));
+  if (!listed.length) return;
   const list = text("ul", null, "action-list");
-  for (const { action, label } of legal) {
+  for (const { action, label } of listed) {
     const li = document.createElement("li");
-    const b = text("button", label, "button action");
-    b.type = "button";
-    b.dataset.action = action;
-    b.addEventListener("click", () => act(action));
-    li.append(b);
+    li.append(actionButton(action, label, act));
     list.append(li);
   }
   container.append(list);
+}
+
+let pickerFilter = "";
+
+function actionPicker(legal, act) {
+  const form = text("form", null, "action-picker");
+  const find = text("label", "Find a move", "");
+  find.htmlFor = "action-filter";
+  const filter = document.createElement("input");
+  filter.type = "search";
+  filter.id = "action-filter";
+  filter.placeholder = "e.g. castle a1";
+  filter.value = pickerFilter;
+  const which = text("label", `Move (${legal.length})`, "");
+  which.htmlFor = "action-choice";
+  const select = document.createElement("select");
+  select.id = "action-choice";
+  const play = text("button", "Play", "button primary action");
+  play.type = "submit";
+  const fill = () => {
+    const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
+    const shown = legal.filter(({ label }) => words.every((w) => label.toLowerCase().includes(w)));
+    select.replaceChildren(
+      ...shown.map(({ action, label }) => {
+        const option = text("option", label);
+        option.value = action;
+        option.dataset.action = action;
+        return option;
+      }),
+    );
+    which.textContent = `Move (${shown.length} of ${legal.length})`;
+    play.disabled = !shown.length;
+  };
+  filter.addEventListener("input", () => {
+    pickerFilter = filter.value;
+    fill();
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (select.value) act(select.value);
+  });
+  fill();
+  const row = (...parts) => {
+    const div = text("div", null, "action-picker-row");
+    div.append(...parts);
+    return div;
+  };
+  form.append(row(find, filter), row(which, select, play));
+  return form;
 }

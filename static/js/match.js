@@ -163,6 +163,15 @@ function lastMoveIsMine() {
   return Boolean(last) && payload.seat !== null && last.dataset.seat === String(payload.seat);
 }
 
+// Chance fell (a roll, a drawn card) after this player's own last move: that move can no
+// longer be taken back, and the takeback box says so instead of vanishing.
+function chanceFollowedMyMove() {
+  let li = els.moves.lastElementChild;
+  if (!li || !li.classList.contains("chance") || payload.seat === null) return false;
+  while (li && li.classList.contains("chance")) li = li.previousElementSibling;
+  return Boolean(li) && li.dataset.seat === String(payload.seat);
+}
+
 function renderTakeback() {
   if (!els.takeback) return;
   const tb = payload.takeback;
@@ -189,6 +198,12 @@ function renderTakeback() {
     }
   } else if (lastMoveIsMine()) {
     els.takebackButtons.append(takebackButton("Ask to take back", "takeback-ask", { type: "takeback_request" }));
+  } else if (chanceFollowedMyMove()) {
+    const b = takebackButton("Ask to take back", "takeback-ask", { type: "takeback_request" });
+    b.disabled = true;
+    b.setAttribute("aria-describedby", "takeback-status");
+    els.takebackButtons.append(b);
+    status = "No takeback after a roll of the dice or a drawn card.";
   }
   els.takebackStatus.textContent = status;
   els.takebackStatus.hidden = !status;
@@ -284,7 +299,7 @@ function renderScore(view) {
 }
 
 function renderActions() {
-  boardView.renderActions(els.actions, payload.legal_actions || [], act);
+  boardView.renderActions(els.actions, payload.legal_actions || [], act, Boolean(renderer && renderer.actionPicker));
 }
 
 function renderResult() {

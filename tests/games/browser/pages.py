@@ -1,5 +1,9 @@
 """What every match-page browser test does: log in, wait for the page to move on, see the end."""
 
+from concurrent.futures import ThreadPoolExecutor
+
+from django.db import connection
+from django.test import Client
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.conftest import DEMO_PASSWORD
@@ -69,17 +73,46 @@ def finished(page):
 
 # The board of ``slug`` drawn alone on the current page from a view the engine made: for
 # positions that play hardly ever reaches. Nobody is to move.
-BOARD_ALONE = """async ({slug, view, names, seat}) => {
+BOARD_ALONE = """async ({slug, view, names, seat, legal}) => {
   const {render} = await import(`/static/games/${slug}.js`);
   const box = document.createElement('div');
   box.id = 'board';
   box.className = 'board';
   document.getElementById('main').replaceChildren(box);
-  render(box, view, {seat, seats: names.map((username, index) => ({index, username})), legal: [], act: () => {}});
+  render(box, view, {seat, seats: names.map((username, index) => ({index, username})), legal, act: () => {}});
 }"""
 
 
-def draw_board_alone(page, slug, view, names, seat=None):
-    """``seat``: the seat of the person looking (None: a spectator)."""
-    page.evaluate(BOARD_ALONE, {"slug": slug, "view": view, "names": names, "seat": seat})
+def draw_board_alone(page, slug, view, names, seat=None, legal=()):
+    """``seat``: the seat of the person looking (None: a spectator); ``legal``: the moves
+    the board offers them ({action, label}), none by default."""
+    page.evaluate(BOARD_ALONE, {"slug": slug, "view": view, "names": names, "seat": seat, "legal": list(legal)})
     page.wait_for_selector("#board svg")
+
+
+def signed_in_context(browser, base, user, **options):
+    """A browser context already signed in as ``user`` (a session made on the server, no
+    log-in form): for tests that open many pages as several people."""
+
+    def session():
+        client = Client()
+        client.force_login(user)
+        return client.cookies["sessionid"].value
+
+    value = in_thread(session)
+    context = browser.new_context(**options)
+    context.add_cookies([{"name": "sessionid", "value": value, "url": base}])
+    return context
+
+
+def in_thread(fn):
+    """Database work away from Playwright's event loop, its connection given back after."""
+
+    def run():
+        try:
+            return fn()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(run).result()

@@ -26,13 +26,14 @@ MAX_CLICKS = 3000
 WARS_ON_THE_BOARD = 3  # then the person makes peace, so the map fills sooner
 PLOTS_LEFT = 16  # free plots when the person takes over: some 40 clicks to the end
 
-# What the page offers: the board's clickable elements and the button list, side by side.
+# What the page offers: the board's clickable elements and the moves listed under it (a
+# button each, or the options of the one list of many), side by side.
 # Read in one go, with the version they belong to; buttons are disabled while a move is sent.
 OFFERS = """() => ({
   version: window.matchClient ? window.matchClient.payload.version : -1,
   board: [...document.querySelectorAll('#board svg [data-action]')].map((e) => e.dataset.action),
   choosers: [...document.querySelectorAll('#board svg [data-select]')].map((e) => e.dataset.select),
-  buttons: [...document.querySelectorAll('#actions button[data-action]:not([disabled])')]
+  buttons: [...document.querySelectorAll('#actions [data-action]:not([disabled])')]
     .map((e) => e.dataset.action),
 })"""
 
@@ -90,7 +91,7 @@ def play_one(page, seen, done):
         assert sorted(targets) == sorted(a for a in builds if a.startswith(f"build:{types[-1]}@"))
         svg.locator(f"[data-action='{targets[0]}']").click()
         return "chosen"
-    page.locator("#actions button[data-action]").first.click()
+    page.locator("#actions button.action").first.click()  # a button, or Play on the list's first move
     return "button"
 
 
@@ -176,7 +177,7 @@ def test_a_person_plays_a_match_to_its_end_by_clicking_the_chit_territory_board(
     person_seat = Seat.objects.get(match_id=match_id, user=person).index
     page.wait_for_function(
         "(seat) => window.matchClient && window.matchClient.payload.clocks.to_move === seat"
-        " && document.querySelectorAll('#actions button[data-action]:not([disabled])').length > 0",
+        " && document.querySelectorAll('#actions [data-action]:not([disabled])').length > 0",
         arg=person_seat,
     )
     state = take_near_the_end(match_id, person_seat)

@@ -3,14 +3,12 @@ take back the move they just made, the other sees the request live and accepts i
 go back to the position before the move, the move leaves both move lists, and the chat says
 what was taken back. Then a second request is declined, and the asker reads that it was."""
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
-from django.db import connection
 
 from games import services
+from games.models import Match
 
-from .pages import CONNECTED, log_in
+from .pages import CONNECTED, in_thread, log_in
 
 pytestmark = pytest.mark.browser
 
@@ -18,19 +16,6 @@ TIMEOUT = 15_000
 MY_TURN = "() => document.querySelectorAll('#actions button.action').length > 0"
 MOVES_SHOWN = "(n) => document.querySelectorAll('#moves li').length === n"
 VERSION = "(v) => window.matchClient.payload.version === v"
-
-
-def in_thread(fn):
-    """Database work away from Playwright's event loop, its connection given back after."""
-
-    def run():
-        try:
-            return fn()
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(run).result()
 
 
 def state_of(page):
@@ -161,3 +146,32 @@ def test_a_move_list_answered_after_a_takeback_with_the_taken_back_move_is_asked
     assert wait_for_request(3), "a list longer than the position is asked for again"
     ann_page.wait_for_function(MOVES_SHOWN, arg=first["moves"], timeout=TIMEOUT)
     assert ann_page.locator("#moves li").count() == state_of(ann_page)["moves"] == first["moves"]
+
+
+def test_after_a_roll_of_the_dice_the_takeback_button_stays_disabled_and_says_why(asgi_server, browser, make_user):
+    """A roll cannot be taken back (nothing random is drawn again): once the dice fell after
+    the player's own move, the box keeps a disabled button and one sentence saying why,
+    instead of the button vanishing without a word."""
+    ann, ben, cy = make_user("ann"), make_user("ben"), make_user("cy")
+
+    def start():
+        match = services.match_create(user=ann, game="dice-territory", num_players=3, rated=False, speed="untimed")
+        for user in (ben, cy):
+            services.match_join(match_id=match.pk, user=user)
+        to_move = Match.objects.get(pk=match.pk).to_move
+        assert to_move is not None, "somebody is to move once every seat is taken"
+        return match.pk, (ann, ben, cy)[to_move]
+
+    match_id, mover = in_thread(start)
+    page = log_in(browser.new_context(viewport={"width": 390, "height": 844}).new_page(), asgi_server, mover)
+    page.goto(f"{asgi_server}/matches/{match_id}/")
+    page.wait_for_function(CONNECTED)
+    page.wait_for_function(MY_TURN, timeout=TIMEOUT)
+    before = state_of(page)
+    page.locator("#actions button[data-action=roll]").click()
+    page.wait_for_function(MOVES_SHOWN, arg=before["moves"] + 2, timeout=TIMEOUT)  # the roll, then the dice
+    ask = page.locator("#takeback-ask")
+    ask.wait_for(timeout=TIMEOUT)
+    assert ask.is_disabled()
+    assert page.locator("#takeback-status").inner_text() == "No takeback after a roll of the dice or a drawn card."
+    page.context.close()

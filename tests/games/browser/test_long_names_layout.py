@@ -1,0 +1,157 @@
+"""Every game's live match page with 30-character names, on a wide screen (1280 px) and a
+phone (390 px), for the player to move: no name runs into a score, nothing is wider than the
+screen, and everything the player may tap is at least 40 px each way on the phone (24 px
+with a mouse on the wide screen). The score table is checked with every breakdown unfolded. Checked on the
+elements' boxes, not on pixels; the screenshots go to test-artifacts/ for people to look at.
+One page load per game and width."""
+
+import json
+import random
+
+import pytest
+
+from games import services
+from games.engines import CHANCE, get_game
+from games.models import Match
+from tests.conftest import ARTIFACTS
+
+from .pages import CONNECTED, draw_board_alone, in_thread, signed_in_context
+
+pytestmark = pytest.mark.browser
+
+# Each game with as many players as make its header and score table the most crowded.
+GAMES = [("territories", 2), ("chit-territory", 4), ("dice-territory", 4), ("gp02a", 4), ("game-of-god", 4)]
+LONG = [f"{c * 3}_thirty_character_player_nam"[:30] for c in "abcd"]
+# What a finger needs on a phone; with a mouse on a wide screen, the 24 px of WCAG 2.5.8.
+MIN_TARGET = {390: 40, 1280: 24}
+
+# The boxes the checks need, read in one go: the page's width against the screen's, every
+# pair of name and score that overlap (the side panel's score table and the board's header),
+# and every tappable target smaller than MIN_TARGET px either way.
+GEOMETRY = """(minTarget) => {
+  document.querySelectorAll('#score details').forEach((d) => { d.open = true; });
+  const box = (e) => e.getBoundingClientRect();
+  const shown = (e) => { const b = box(e); return b.width > 0 && b.height > 0; };
+  const meets = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const names = [...document.querySelectorAll(
+    '#board svg [class*=name], #score .name-cell, #seats .name, #turn-who')].filter(shown);
+  const scores = [...document.querySelectorAll('#board svg [class*=score], #score td.num, #turn-clock')].filter(shown);
+  const overlaps = [];
+  for (const n of names) for (const s of scores) {
+    if (n.contains(s) || s.contains(n)) continue;
+    if (meets(box(n), box(s))) overlaps.push(`${n.textContent.trim()} | ${s.textContent.trim()}`);
+  }
+  const targets = [...document.querySelectorAll(
+    '#board [data-action], #board [data-select], #actions button, #actions select, #actions input, #replay button')]
+    .filter(shown);
+  const tooSmall = (e) => box(e).width < minTarget - 0.5 || box(e).height < minTarget - 0.5;
+  const size = (e) => `${Math.round(box(e).width)}x${Math.round(box(e).height)}`;
+  const small = targets.filter(tooSmall).map((e) => `${e.dataset.action || e.dataset.select || e.tagName} ${size(e)}`);
+  const wide = [...document.querySelectorAll('#main *')].filter(shown)
+    .filter((e) => box(e).right > window.innerWidth + 1 && !e.closest('.moves, .chat, [style*=overflow]'))
+    .map((e) => `${e.tagName}.${e.getAttribute('class') || ''}`);
+  return {
+    pageWidth: document.documentElement.scrollWidth, screen: window.innerWidth,
+    overlaps, small: small.slice(0, 6), smallCount: small.length, targets: targets.length, wide: wide.slice(0, 10),
+  };
+}"""
+
+
+def seat_long_names(make_user):
+    """A match of each game full of players with 30-character names; each game's match and
+    the player to move in it."""
+    users = [make_user(name) for name in LONG]
+
+    def start():
+        matches = []
+        for game, n in GAMES:
+            match = services.match_create(user=users[0], game=game, num_players=n, rated=False, speed="untimed")
+            for user in users[1:n]:
+                services.match_join(match_id=match.pk, user=user)
+            match = Match.objects.get(pk=match.pk)
+            assert match.to_move is not None, f"{game}: nobody to move once every seat is taken"
+            matches.append((game, match, users[match.to_move]))
+        return matches
+
+    return in_thread(start)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_thirty_character_names_fit_every_game_page(asgi_server, browser, make_user, screenshot, width):
+    problems = {}
+    for game, match, mover in seat_long_names(make_user):
+        viewport = {"width": width, "height": 900 if width > 400 else 844}
+        context = signed_in_context(browser, asgi_server, mover, viewport=viewport)
+        page = context.new_page()
+        page.goto(f"{asgi_server}/matches/{match.pk}/")
+        page.wait_for_function(CONNECTED)
+        page.wait_for_selector("#board svg")
+        seen = page.evaluate(GEOMETRY, MIN_TARGET[width])
+        screenshot(page, f"long-names-{game}-{width}")
+        context.close()
+        assert seen["targets"], f"{game}: nothing to tap for the player to move"
+        found = {k: seen[k] for k in ("overlaps", "small", "wide") if seen[k]}
+        if seen["pageWidth"] > seen["screen"]:
+            found["page width"] = f"{seen['pageWidth']} > {seen['screen']}"
+        if found:
+            problems[game] = found
+    (ARTIFACTS / f"long-names-{width}.json").write_text(json.dumps(problems, indent=1))
+    assert not problems, problems
+
+
+# Every field and chip to tap, and where the close-up and its tray stand.
+PHONE_TARGETS = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const targets = [...document.querySelectorAll('#board svg [data-action], #board svg [data-select]')];
+  const closeUp = document.querySelector('#board svg .close-up');
+  const tray = document.querySelector('#board svg .close-up-tray');
+  return {
+    targets: targets.map((e) => [
+      e.dataset.action || e.dataset.select, Math.round(box(e).width), Math.round(box(e).height)]),
+    closeUp: closeUp && [box(closeUp).top, box(closeUp).bottom],
+    tray: tray && [box(tray).top, box(tray).bottom],
+  };
+}"""
+
+
+def gp02a_placing_two_colours():
+    """A GP02A position in which the player to move places chips of two colours in their block."""
+    game = get_game("gp02a")
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = game.new_state(3)
+        for _ in range(400):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            colours = {a.split(":")[1].split("@")[0] for a in legal if a.startswith("put:")}
+            if state.current_player() != CHANCE and len(colours) >= 2:
+                seat = state.current_player()
+                moves = [{"action": a, "label": game.action_label(a)} for a in legal]
+                return state.view(seat), seat, moves
+            if state.current_player() == CHANCE:
+                outcomes = state.chance_outcomes()
+                state.apply(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+            else:
+                state.apply(rng.choice(legal))
+    raise AssertionError("no position with two colours to place")
+
+
+def test_gp02a_on_a_phone_places_chips_in_a_close_up_of_the_block_with_the_tray_beside_it(
+    asgi_server, browser, screenshot
+):
+    view, seat, legal = gp02a_placing_two_colours()
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{asgi_server}/")
+    names = LONG[:3]
+    draw_board_alone(page, "gp02a", view, names, seat=seat, legal=legal)
+    page.wait_for_selector("#board svg .close-up")
+    seen = page.evaluate(PHONE_TARGETS)
+    screenshot(page, "gp02a-close-up-390")
+    page.close()
+    picks = [t for t in seen["targets"] if not t[0].startswith("put:")]
+    assert len(picks) >= 2, "a colour to pick from the tray"
+    small = [t for t in seen["targets"] if t[1] < MIN_TARGET[390] - 0.5 or t[2] < MIN_TARGET[390] - 0.5]
+    assert not small, small
+    # The tray stands beside the close-up, not a screen further down.
+    assert seen["tray"][0] < seen["closeUp"][1], seen
