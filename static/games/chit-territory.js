@@ -225,9 +225,15 @@ function drawHeader(svg, view, ctx, moves, buildTypes, buildType) {
   }
   txt(g, 8, 26, status, "ct-status");
   let hint = "";
+  let hintTitle = "";
   if (view.terminal && Array.isArray(view.ranking)) {
     const order = view.ranking.map((place, i) => [place, i]).sort((a, b) => a[0] - b[0]);
-    hint = order.map(([place, i]) => `${place}. ${seatName(ctx, i)} ${view.scores[i]}`).join("   ");
+    // On one line across the board: each name cut to its share (the whole ranking is the
+    // line's tooltip).
+    const share = Math.floor((svg.viewBox.baseVal.width - 16) / (19 * 0.56) / order.length);
+    const entry = (place, i, max) => `${place}. ${shortName(seatName(ctx, i), max)} ${view.scores[i]}`;
+    hint = order.map(([place, i]) => entry(place, i, Math.max(6, share - `${place}. ${view.scores[i]}`.length - 4))).join("   ");
+    hintTitle = order.map(([place, i]) => entry(place, i, 200)).join(", ");
   } else if (buildTypes.length) {
     if (buildType) {
       hint = `Build ${buildTypes.length > 1 ? "a " + buildType : "your " + buildType}: click a highlighted plot.`;
@@ -248,6 +254,7 @@ function drawHeader(svg, view, ctx, moves, buildTypes, buildType) {
   }
   const hintNode = txt(g, 8, 54, hint, ctx.legal && ctx.legal.length ? "ct-hint mine" : "ct-hint");
   hintNode.setAttribute("aria-live", "polite");
+  if (hintTitle) title(hintNode, hintTitle);
 }
 
 function drawBoard(g, view, ctx, moves, buildType) {

@@ -190,8 +190,11 @@ function drawHeader(svg, view, ctx, moves, lay) {
     const baseline = 4 + (lay.status + 18) / 2 + lay.status * 0.36;
     let label = COLOURS[colour].name;
     if (seat !== null && seat !== undefined) {
-      label = shortName(seatName(ctx, seat), lay.nameMax);
       const score = view.scores ? view.scores[seat] : 0;
+      // The name takes what the score leaves in the chip (bold type, about 0.62 of its
+      // size a character): "MCTS M… (yellow)" never runs into a two-digit score.
+      const room = Math.floor((half - 8 - 44 - 20 - 10) / (lay.status * 0.62)) - String(score).length;
+      label = shortName(seatName(ctx, seat), Math.max(6, Math.min(lay.nameMax, room)));
       title(chip, `${COLOURS[colour].name}: ${seatName(ctx, seat)}${seat === ctx.seat ? " (you)" : ""}, ${score} land`);
       txt(chip, x + half - 20, baseline, String(score), "tr-player-score", { "font-size": lay.status, "text-anchor": "end" });
     }

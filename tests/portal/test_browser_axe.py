@@ -1,7 +1,7 @@
 """The site's pages pass axe-core's accessibility checks (contrast, names of controls and
 images, landmarks, ARIA): home, a game's page, the lobby, two live match pages (the player to
 move, their moves offered), a finished match's replay, the forum, sign-up and the Hall of
-Fame. No rule is turned off.
+Fame. No rule is turned off. The replay's controls are checked to stay on one line too.
 
 axe-core comes with the axe-playwright-python package (its axe.min.js); the pages' Content
 Security Policy refuses scripts it did not serve, so the test's browser context bypasses it.
@@ -26,6 +26,10 @@ def violations(page) -> list[str]:
         + (f" {v['nodes'][0].get('failureSummary', '')[:160]}" if v["nodes"] else "")
         for v in found
     ]
+
+
+# The top of each of the replay's buttons on the screen.
+REPLAY_LINE = "() => [...document.querySelectorAll('#replay button')].map((b) => b.getBoundingClientRect().top)"
 
 
 def live_matches(ann, ben):
@@ -70,6 +74,14 @@ def test_the_main_pages_have_no_axe_violations(asgi_server, browser, make_user):
     page.locator("#replay button[data-step=first]").click()
     page.wait_for_function("() => document.querySelector('#replay-pos').textContent.includes('0')")
     found["replay"] = violations(page)
+    # The replay's four buttons stay on one line, on a wide screen and on a phone, beside the
+    # words of a move ("Step 1 of N — name: the move").
+    page.locator("#replay button[data-step=forward]").click()
+    page.wait_for_function("() => document.querySelector('#replay-pos').textContent.startsWith('Step 1 ')")
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        tops = page.evaluate(REPLAY_LINE)
+        assert len(tops) == 4 and max(tops) - min(tops) < 2, (width, tops)
     context.close()
 
     for match, mover in live_matches(ann, ben):

@@ -155,3 +155,49 @@ def test_gp02a_on_a_phone_places_chips_in_a_close_up_of_the_block_with_the_tray_
     assert not small, small
     # The tray stands beside the close-up, not a screen further down.
     assert seen["tray"][0] < seen["closeUp"][1], seen
+
+
+# The words of a board: any that runs past the board's edge, and any two that overlap.
+TEXT_CLASHES = """() => {
+  const svg = document.querySelector('#board svg');
+  const edge = svg.getBoundingClientRect();
+  const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim())
+    .map((t) => [t, t.getBoundingClientRect()]).filter(([, b]) => b.width > 0);
+  const off = texts.filter(([, b]) => b.left < edge.left - 1 || b.right > edge.right + 1).map(([t]) => t.textContent);
+  const clashes = [];
+  texts.forEach(([t, a], i) => texts.slice(i + 1).forEach(([u, b]) => {
+    const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    if (x > 2 && y > Math.min(a.height, b.height) / 3) clashes.push(`${t.textContent} | ${u.textContent}`);
+  }));
+  return {off, clashes};
+}"""
+
+
+def finished_view(slug, num_players, seed=4):
+    engine = get_game(slug)
+    state = engine.new_state(num_players, engine.normalise_options({}, num_players))
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            state.apply(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    return state.view(0)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_end_of_every_game_writes_no_words_over_others_or_off_the_board(asgi_server, browser, screenshot, width):
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.goto(f"{asgi_server}/")
+    problems = {}
+    for slug, n in GAMES:
+        draw_board_alone(page, slug, finished_view(slug, n), LONG[:n], seat=0)
+        seen = page.evaluate(TEXT_CLASHES)
+        screenshot(page, f"end-{slug}-{width}")
+        if seen["off"] or seen["clashes"]:
+            problems[slug] = seen
+    page.close()
+    (ARTIFACTS / f"end-{width}.json").write_text(json.dumps(problems, indent=1))
+    assert not problems, problems
