@@ -14,6 +14,7 @@ from games import services
 from games.engines import CHANCE, get_game
 from games.models import Match
 from tests.conftest import ARTIFACTS
+from tests.games.helpers import random_playout
 
 from .pages import CONNECTED, draw_board_alone, in_thread, signed_in_context
 
@@ -174,26 +175,13 @@ TEXT_CLASHES = """() => {
 }"""
 
 
-def finished_view(slug, num_players, seed=4):
-    engine = get_game(slug)
-    state = engine.new_state(num_players, engine.normalise_options({}, num_players))
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            outcomes = state.chance_outcomes()
-            state.apply(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            state.apply(rng.choice(state.legal_actions()))
-    return state.view(0)
-
-
 @pytest.mark.parametrize("width", [1280, 390])
 def test_the_end_of_every_game_writes_no_words_over_others_or_off_the_board(asgi_server, browser, screenshot, width):
     page = browser.new_page(viewport={"width": width, "height": 900})
     page.goto(f"{asgi_server}/")
     problems = {}
     for slug, n in GAMES:
-        draw_board_alone(page, slug, finished_view(slug, n), LONG[:n], seat=0)
+        draw_board_alone(page, slug, random_playout(slug, n, seed=4)[1].view(0), LONG[:n], seat=0)
         seen = page.evaluate(TEXT_CLASHES)
         screenshot(page, f"end-{slug}-{width}")
         if seen["off"] or seen["clashes"]:
