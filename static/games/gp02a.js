@@ -552,7 +552,11 @@ function drawRound(g, view, ctx, m, w, fs) {
     const x = 12 + textWidth("Main Player:", f(17)) + 8;
     txt(g, 12, y, "Main Player:", "panel-line", f(17));
     chip(g, x + f(11), y - f(6), f(11), colour);
-    txt(g, x + f(28), y, shorten(seatName(ctx, view.main_player), 18), "panel-line strong", f(17));
+    // The name takes the rest of the panel's width (bold: about 0.62 of the type a character).
+    const room = Math.floor((w - 12 - x - f(28)) / (f(17) * 0.62));
+    const main = el("g", {}, g);
+    txt(main, x + f(28), y, shorten(seatName(ctx, view.main_player), Math.max(6, Math.min(18, room))), "panel-line strong", f(17));
+    tip(main, `Main Player: ${seatName(ctx, view.main_player)}`);
     y += line;
   }
   // The die.

@@ -1,6 +1,6 @@
 """Every game's live match page with 30-character names, on a wide screen (1280 px) and a
-phone (390 px), for the player to move: no name runs into a score, nothing is wider than the
-screen, and everything the player may tap is at least 40 px each way on the phone (24 px
+phone (390 px), for the player to move: no name runs into a score or off the board, nothing
+is wider than the screen, and everything the player may tap is at least 40 px each way on the phone (24 px
 with a mouse on the wide screen). The score table is checked with every breakdown unfolded. Checked on the
 elements' boxes, not on pixels; the screenshots go to test-artifacts/ for people to look at.
 One page load per game and width."""
@@ -51,8 +51,12 @@ GEOMETRY = """(minTarget) => {
   const wide = [...document.querySelectorAll('#main *')].filter(shown)
     .filter((e) => box(e).right > window.innerWidth + 1 && !e.closest('.moves, .chat, [style*=overflow]'))
     .map((e) => `${e.tagName}.${e.getAttribute('class') || ''}`);
+  const svg = document.querySelector('#board svg');
+  const edge = svg ? box(svg) : null;
+  const offBoard = svg ? [...svg.querySelectorAll('text')].filter(shown)
+    .filter((t) => box(t).left < edge.left - 1 || box(t).right > edge.right + 1).map((t) => t.textContent) : [];
   return {
-    pageWidth: document.documentElement.scrollWidth, screen: window.innerWidth,
+    offBoard, pageWidth: document.documentElement.scrollWidth, screen: window.innerWidth,
     overlaps, small: small.slice(0, 6), smallCount: small.length, targets: targets.length, wide: wide.slice(0, 10),
   };
 }"""
@@ -91,7 +95,7 @@ def test_thirty_character_names_fit_every_game_page(asgi_server, browser, make_u
         screenshot(page, f"long-names-{game}-{width}")
         context.close()
         assert seen["targets"], f"{game}: nothing to tap for the player to move"
-        found = {k: seen[k] for k in ("overlaps", "small", "wide") if seen[k]}
+        found = {k: seen[k] for k in ("overlaps", "small", "wide", "offBoard") if seen[k]}
         if seen["pageWidth"] > seen["screen"]:
             found["page width"] = f"{seen['pageWidth']} > {seen['screen']}"
         if found:
