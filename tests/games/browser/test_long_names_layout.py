@@ -81,6 +81,19 @@ def seat_long_names(make_user):
     return in_thread(start)
 
 
+def builds_are_one_list(page):
+    """The chit game's first turn offers a structure on any of 81 plots: one list to filter and
+    choose from, not a button each; typing narrows it to the move named."""
+    assert page.locator("#actions button").count() <= 3
+    choices = page.locator("#action-choice option")
+    assert choices.count() >= 81
+    first = choices.first.get_attribute("value") or ""  # build:KIND@PLOT
+    kind, plot = first[len("build:") :].split("@")
+    page.fill("#action-filter", f"{kind} {plot}")
+    assert choices.count() == 1 and choices.first.get_attribute("value") == first
+    page.fill("#action-filter", "")
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 def test_thirty_character_names_fit_every_game_page(asgi_server, browser, make_user, screenshot, width):
     problems = {}
@@ -92,6 +105,8 @@ def test_thirty_character_names_fit_every_game_page(asgi_server, browser, make_u
         page.wait_for_function(CONNECTED)
         page.wait_for_selector("#board svg")
         seen = page.evaluate(GEOMETRY, MIN_TARGET[width])
+        if game == "chit-territory":
+            builds_are_one_list(page)
         screenshot(page, f"long-names-{game}-{width}")
         context.close()
         assert seen["targets"], f"{game}: nothing to tap for the player to move"
