@@ -7,11 +7,12 @@
 import { el, linkStylesheet, points, seatName, shortName, title } from "./board-kit.js";
 
 
-// Okabe-Ito colours, each with its own letter and shape, so no seat relies on colour alone.
+// Okabe-Ito colours (red and green a shade darker, so that their white letters read at 4.5:1),
+// each with its own letter and shape, so no seat relies on colour alone.
 const SEATS = [
   { colour: "#0072b2", ink: "#fff", letter: "B", name: "blue", shape: "circle" },
-  { colour: "#d55e00", ink: "#fff", letter: "R", name: "red", shape: "square" },
-  { colour: "#009e73", ink: "#fff", letter: "G", name: "green", shape: "diamond" },
+  { colour: "#b84f00", ink: "#fff", letter: "R", name: "red", shape: "square" },
+  { colour: "#00785f", ink: "#fff", letter: "G", name: "green", shape: "diamond" },
   { colour: "#cc79a7", ink: "#111", letter: "P", name: "pink", shape: "triangle" },
   { colour: "#e69f00", ink: "#111", letter: "O", name: "orange", shape: "hexagon" },
   { colour: "#56b4e9", ink: "#111", letter: "S", name: "sky blue", shape: "star" },

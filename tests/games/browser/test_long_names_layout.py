@@ -194,16 +194,60 @@ TEXT_CLASHES = """() => {
 }"""
 
 
+# Contrast on a board (axe-core reads no SVG): every word at least 4.5:1 against the shape
+# under it, and every piece at least 3:1, by its fill or its outline. Faded parts (a
+# reserve's empty chits, a ghost of where a piece would go) are not read.
+CONTRAST = """() => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).slice(0, 3).map(Number);
+  const lum = (c) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    const [r, g, b] = rgb(c);
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const css = (e) => getComputedStyle(e);
+  const faded = (e) => {
+    for (let n = e; n && n.tagName !== 'svg'; n = n.parentNode) if (Number(css(n).opacity) < 1) return true;
+  };
+  const painted = (e) => e instanceof SVGGeometryElement && !['line', 'polyline', 'text'].includes(e.tagName)
+    && css(e).fill.startsWith('rgb(') && Number(css(e).fillOpacity) > 0.5;
+  const under = (e, skip) => {
+    const b = e.getBoundingClientRect();
+    return document.elementsFromPoint(b.left + b.width / 2, b.top + b.height / 2).find((u) => painted(u) && !skip(u));
+  };
+  const low = [];
+  for (const t of document.querySelectorAll('#board svg text')) {
+    if (!t.textContent.trim() || faded(t) || !t.getBoundingClientRect().width) continue;
+    const bg = under(t, () => false);
+    const r = bg ? ratio(css(t).fill, css(bg).fill) : 21;
+    if (r < 4.5) low.push(`${t.textContent.slice(0, 24)}: ${r.toFixed(2)}`);
+  }
+  for (const p of document.querySelectorAll('#board svg :is(.tr-house-body, .chip-disc, .gg-disc, .dt-shape)')) {
+    if (faded(p) || !p.getBoundingClientRect().width) continue;
+    const bg = under(p, (u) => u === p || p.parentNode.contains(u));
+    if (!bg) continue;
+    const stroked = Number.parseFloat(css(p).strokeWidth) >= 1.4 && css(p).stroke.startsWith('rgb(');
+    const outline = stroked ? ratio(css(p).stroke, css(bg).fill) : 0;
+    const best = Math.max(ratio(css(p).fill, css(bg).fill), outline);
+    if (best < 3) low.push(`piece ${p.getAttribute('class')}: ${best.toFixed(2)}`);
+  }
+  return [...new Set(low)];
+}"""
+
+
 @pytest.mark.parametrize("width", [1280, 390])
-def test_the_end_of_every_game_writes_no_words_over_others_or_off_the_board(asgi_server, browser, screenshot, width):
+def test_the_end_of_every_game_writes_no_words_over_others_or_off_the_board_and_reads_well(
+    asgi_server, browser, screenshot, width
+):
     page = browser.new_page(viewport={"width": width, "height": 900})
     page.goto(f"{asgi_server}/")
     problems = {}
     for slug, n in GAMES:
         draw_board_alone(page, slug, random_playout(slug, n, seed=4)[1].view(0), LONG[:n], seat=0)
         seen = page.evaluate(TEXT_CLASHES)
+        seen["contrast"] = page.evaluate(CONTRAST)
         screenshot(page, f"end-{slug}-{width}")
-        if seen["off"] or seen["clashes"]:
+        if seen["off"] or seen["clashes"] or seen["contrast"]:
             problems[slug] = seen
     page.close()
     (ARTIFACTS / f"end-{width}.json").write_text(json.dumps(problems, indent=1))
