@@ -6,6 +6,7 @@ Run from the project folder, with PostgreSQL and Redis listening on 127.0.0.1::
     python -m bench.pages                  # 3 passes, a few minutes; writes docs/BENCHMARKS.md
     python -m bench.pages --against main   # main's portal and this working tree's, interleaved
     python -m bench.pages --passes 1 --seconds 2 --no-write
+    python -m bench.pages --against main --pages hall-of-fame,game,lobby,match  # those pages only
 
 Everything stays on this machine. The benchmark owns one database (``--db``, default
 ``portal_bench_pages``: dropped, created, migrated and seeded at the start, dropped at the end)
@@ -20,7 +21,9 @@ removed at the end; both portals share the database, so the run refuses when the
 migrations differ). Then, one after the other: the bare app, and each portal's pages, the
 portals in alternating order from pass to pass. A page is requested by ``--clients``
 keep-alive connections (default 16) for ``--seconds`` after a warm-up, anonymous, and for the
-cached pages signed in too; a static file is requested the same way.
+cached pages and the page of an active match (120 moves into a game; the one signed in
+watches it) signed in too; a static file is requested the same way. Each page is judged by its
+share of ``/healthz`` and by its p99.
 
 The load generator runs in a process of its own: one event loop (uvloop) with an
 ``asyncio.Protocol`` per connection that writes a prepared request as soon as the previous
