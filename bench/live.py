@@ -6,6 +6,7 @@ Run from the project folder, with PostgreSQL and Redis listening on 127.0.0.1::
     python -m bench.live --quick         # one short pass, about 2 minutes, a sanity check
     python -m bench.live --passes 1 --seconds 8 --no-write
     python -m bench.live --against main  # this working tree's move path against main's, about 5 minutes
+    python -m bench.live --pages-only    # the pages section alone (bench.pages compares pages --against)
 
 Everything stays on this machine: PostgreSQL at 127.0.0.1:5432 (user ``postgres``) and Redis
 at 127.0.0.1:6379. The benchmark owns the database ``portal_bench`` (dropped, created and
@@ -1854,6 +1855,11 @@ def main(argv: list[str] | None = None) -> int:
         "--only",
         help="comma-separated configurations to run (alone, spectators, n10, n40, n100, n40-think, pages)",
     )
+    parser.add_argument(
+        "--pages-only",
+        action="store_true",
+        help="the pages alone (as --only pages); bench.pages compares pages with another version",
+    )
     parser.add_argument("--no-write", action="store_true", help="print and write the JSON only, leave the doc alone")
     parser.add_argument(
         "--json",
@@ -1875,6 +1881,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     compare.add_argument("--workers", help="with --against: worker processes, e.g. 1 or 1,2 (default 1)")
     args = parser.parse_args(argv)
+    if args.pages_only:
+        if args.only or args.against:
+            parser.error("--pages-only goes alone; bench.pages compares pages --against another version")
+        args.only = "pages"
     if args.against and args.only:
         parser.error("--only is for the full run; with --against choose with --configs")
     if not args.against and (args.configs or args.workers):

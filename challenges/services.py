@@ -26,6 +26,7 @@ from games.models import Match
 from games.services import MatchError
 from live.events import me_challenge
 from live.groups import user_group
+from portal import page_cache
 from portal.errors import ServiceError
 from portal.rate_limits import Attempt, Rate, SlidingWindow
 
@@ -141,6 +142,7 @@ def challenge_create(*, user, to, **terms) -> Challenge:
         with _limited(CHALLENGES, user, "You are challenging players") as attempt:
             challenge = Challenge.objects.create(challenger=user, challenged=to, **terms, expires_at=expires)
             attempt.count()
+        _waiting_changed(challenge)
         text = f"{user.username} challenges you to {_terms_words(challenge.terms)}."
         url = challenge.get_absolute_url()
         transaction.on_commit(
@@ -206,11 +208,19 @@ def _lock_challenge(challenge_id) -> Challenge:
         raise ChallengeError("There is no such challenge.", "not_found") from None
 
 
+def _waiting_changed(row) -> None:
+    """The challenges waiting for a player's answer show in their lobby: once this row's change
+    commits, the lobby kept for them (portal.page_cache) is rendered afresh."""
+    if isinstance(row, Challenge):
+        page_cache.bump_on_commit(page_cache.viewer_area(row.challenged_id))
+
+
 def _expire_if_due(row, now) -> bool:
     """Mark a pending row (locked) expired if its time is up; True if it was."""
     if row.state == State.PENDING and row.expires_at <= now:
         type(row).objects.filter(pk=row.pk, state=State.PENDING).update(state=State.EXPIRED, answered_at=now)
         row.state = State.EXPIRED
+        _waiting_changed(row)
         return True
     return False
 
@@ -240,6 +250,7 @@ def _move_on(row, state: str, **fields) -> None:
     now = timezone.now()
     if type(row).objects.filter(pk=row.pk, state=State.PENDING).update(state=state, answered_at=now, **fields) != 1:
         raise ChallengeError("This was answered meanwhile.", "closed")
+    _waiting_changed(row)
     row.state = state
     row.answered_at = now
     for name, value in fields.items():
@@ -528,6 +539,7 @@ def expire_due() -> int:
         expired += Challenge.objects.filter(pk__in=[c.pk for c in due]).update(state=State.EXPIRED, answered_at=now)
         for challenge in due:
             challenge.state, challenge.answered_at = State.EXPIRED, now
+            _waiting_changed(challenge)
             _tell_expired(challenge)
     for offer_id in RematchOffer.objects.filter(state=State.PENDING, expires_at__lte=now).values_list("pk", flat=True):
         with transaction.atomic():
