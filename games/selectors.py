@@ -310,7 +310,9 @@ def live_matches(game: str | None = None, limit: int = 12):
 
 
 def latest_finished(game: str | None = None, limit: int = 10):
-    qs = Match.objects.filter(status=Match.Status.FINISHED, visibility=Match.Visibility.PUBLIC)
+    qs = Match.objects.filter(
+        status=Match.Status.FINISHED, visibility=Match.Visibility.PUBLIC, imported_from__isnull=True
+    )
     if game:
         qs = qs.filter(game=game)
     return qs.prefetch_related(

@@ -614,6 +614,8 @@ MAX_PENDING_CHALLENGES_PER_PERSON = env.int("MAX_PENDING_CHALLENGES_PER_PERSON",
 # and after how many timeouts in a row a bot account is paused until its owner unpauses it.
 BOT_ACCOUNTS_PER_PERSON = env.int("BOT_ACCOUNTS_PER_PERSON", default=3)
 BOT_ACCOUNT_TIMEOUTS_TO_PAUSE = env.int("BOT_ACCOUNT_TIMEOUTS_TO_PAUSE", default=3)
+# The challenges a bot account may have waiting for an answer at once (a person: the one above).
+BOT_ACCOUNT_PENDING_CHALLENGES = env.int("BOT_ACCOUNT_PENDING_CHALLENGES", default=3)
 # Your-turn e-mail of correspondence matches (notifications): sent only to people away from the
 # site this long, at most once per match in this many hours; links in it start with SITE_URL.
 NOTIFY_AWAY_MINUTES = env.int("NOTIFY_AWAY_MINUTES", default=10)
