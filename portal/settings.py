@@ -572,6 +572,8 @@ if SENTRY_DSN:
 # Open WebSockets one client address may hold in one server process (portal.sockets); the
 # address is the peer's, or taken through TRUSTED_PROXY_COUNT proxies of our own.
 SOCKETS_PER_ADDRESS = env.int("SOCKETS_PER_ADDRESS", default=100)
+# A socket opened with ?auth=frame sends its API token in its first frame within this many seconds.
+SOCKET_AUTH_SECONDS = env.float("SOCKET_AUTH_SECONDS", default=5)
 # A socket's sign-in is checked again on a writing frame at most this often: a new password or a
 # sign-out closes its sockets at once (live.credentials); this bounds how long one that missed
 # that message may still write, without a query on every move.
