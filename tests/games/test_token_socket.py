@@ -145,3 +145,12 @@ async def test_a_page_of_another_site_gets_nothing_from_a_signed_in_browsers_coo
     )
     assert (await closed_with(ws))[0] == 4400
     assert (await sync_to_async(fresh)(match.pk)).version == match.version  # nothing played
+
+
+async def test_the_me_socket_takes_the_token_as_its_first_frame_too(alice):
+    ws = WebsocketCommunicator(application, "/ws/me/?auth=frame", headers=[(b"host", b"localhost")])
+    assert (await ws.connect(timeout=10))[0]
+    assert await ws.receive_nothing(timeout=0.3)
+    await ws.send_to(text_data=json.dumps({"type": "auth", "token": await token_of(alice)}))
+    assert json.loads(await ws.receive_from(timeout=10))["type"] == "counts"
+    await ws.disconnect()
