@@ -6,6 +6,7 @@ import datetime
 import functools
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, StreamingHttpResponse
@@ -492,8 +493,12 @@ class RecordTextParser(BaseParser):
     media_type = f"{records.MEDIA_TYPE}"
 
     def parse(self, stream, media_type=None, parser_context=None):
+        limit = settings.JSON_MAX_BYTES  # as a record sent in JSON
+        data = stream.read(limit + 1) if stream is not None else b""
+        if len(data) > limit:
+            raise ParseError(f"A record is at most {limit} bytes.")
         try:
-            return {"record": stream.read().decode("utf-8")}
+            return {"record": data.decode("utf-8")}
         except UnicodeDecodeError as exc:
             raise ParseError("A record is UTF-8 text.") from exc
 

@@ -361,6 +361,15 @@ def test_a_record_sent_as_text_is_imported_too(record_text, make_user):
     assert records.read(answer.json()["record"])[0].moves == records.read(record_text)[0].moves
 
 
+def test_a_record_too_long_is_refused_before_it_is_read(make_user, settings):
+    settings.JSON_MAX_BYTES = 1000
+    answer = _by(make_user("archivist")).post(
+        "/api/matches/import/", '[Format "TGR 1"]\n' + "; x\n" * 400, content_type="text/plain"
+    )
+    assert answer.status_code == 400 and "at most 1000 bytes" in answer.json()["message"]
+    assert not Match.objects.exists()
+
+
 def test_a_tampered_record_is_refused_naming_the_line_and_nothing_is_kept(record_text, make_user):
     before = Match.objects.count()
     number = _line_of(record_text, "1 farm:")
