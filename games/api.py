@@ -139,6 +139,9 @@ class SeatOutSerializer(serializers.Serializer):
     timed_out = serializers.BooleanField()
     place = serializers.IntegerField(allow_null=True)
     score = serializers.IntegerField(allow_null=True)
+    record_name = serializers.CharField(
+        allow_null=True, help_text="In an imported match (no account seated): the player its record named."
+    )
 
 
 class ClocksSerializer(serializers.Serializer):

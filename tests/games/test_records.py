@@ -359,6 +359,10 @@ def test_a_record_sent_as_text_is_imported_too(record_text, make_user):
     answer = _by(make_user("archivist")).post("/api/matches/import/", record_text, content_type=records.MEDIA_TYPE)
     assert answer.status_code == 201, answer.json()
     assert records.read(answer.json()["record"])[0].moves == records.read(record_text)[0].moves
+    # The match's page and snapshot name the record's players (no account of the site).
+    snapshot = APIClient().get(f"/api/matches/{answer.json()['id']}/").json()
+    named = [seat.name for seat in records.read(record_text)[0].seats]
+    assert [(s["username"], s["record_name"]) for s in snapshot["seats"]] == [(None, name) for name in named]
 
 
 def test_a_record_too_long_is_refused_before_it_is_read(make_user, settings):
