@@ -85,7 +85,8 @@ lint: install-dev
 # database portal_bench_replay, two long finished matches; under a minute). bench.bot_fairness needs both
 # (the database portal_bench_bots, Redis db 4, a Celery worker of its own; about 6 minutes).
 # bench.pages too (the database portal_bench_pages, Redis db 3; a few minutes; `--against main`
-# adds main's portal).
+# adds main's portal). bench.streams too (the database portal_bench_streams, Redis db 3; 500 open
+# NDJSON streams on one process while a match is played over sockets; about 2 minutes).
 # `make bench-live-compare REF=main` runs the move path of the portal at REF and of this
 # working tree in the same run, interleaved (`python -m bench.live --against REF`; about 5
 # minutes; CONFIGS=alone,n40 and PASSES=4 by default), refuses when their migrations differ, and
@@ -103,6 +104,7 @@ bench: install-dev
 	$(PY) -m bench.bot_fairness
 	$(PY) -m bench.live
 	$(PY) -m bench.pages
+	$(PY) -m bench.streams
 	$(PY) -m bench.hard_think
 	nice -n 10 $(PY) -m bench.bots --minutes $${BOT_MINUTES:-60} --results bench/results/bots.jsonl
 

@@ -96,8 +96,10 @@ def challenge_create(*, user, to, **terms) -> Challenge:
     once (its every other seat played by the same bot), and the challenge is accepted."""
     if not user.is_authenticated:
         raise ChallengeError("Log in to challenge a player.", "forbidden")
-    if user.is_bot:
-        raise ChallengeError("Bots do not challenge anybody.", "forbidden")
+    if user.is_site_bot:
+        raise ChallengeError("The site's bots do not challenge anybody.", "forbidden")
+    # A person's bot account challenges with its token as a person does, unless it is paused.
+    bot_check_may_play(user)
     if to is None or not to.is_active:
         raise ChallengeError("There is no such player.", "not_found")
     if to.pk == user.pk:
@@ -131,6 +133,12 @@ def challenge_create(*, user, to, **terms) -> Challenge:
             raise ChallengeError(
                 f"You have already challenged {to.username}: wait for an answer, or withdraw that challenge first.",
                 "already_pending",
+            )
+        if user.is_bot_account and waiting.count() >= settings.BOT_ACCOUNT_PENDING_CHALLENGES:
+            raise ChallengeError(
+                f"A bot account has at most {settings.BOT_ACCOUNT_PENDING_CHALLENGES} challenges waiting for an "
+                "answer: wait for answers, or withdraw one first.",
+                "too_many_pending",
             )
         limit = settings.MAX_PENDING_CHALLENGES_PER_PERSON
         if waiting.count() >= limit:
@@ -197,6 +205,7 @@ def _create_match(creator, terms: dict, *, visibility=Match.Visibility.PUBLIC, s
         rated=terms["rated"],
         visibility=visibility,
         seat=seat,
+        accepts_bots=True,  # it seats the players of the challenge or the rematch, bot accounts included
         **clock,
     )
 

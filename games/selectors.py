@@ -29,6 +29,8 @@ def seat_of(match: Match, user, seats: list[Seat] | None = None) -> int | None:
 
 def seats_json(match: Match, seats: list[Seat] | None = None) -> list[dict]:
     result = []
+    # An imported match seats no account: its players are the names its record gave.
+    names = (match.imported_from or {}).get("names") or []
     for seat in match.seats.all() if seats is None else seats:
         user = seat.user
         result.append(
@@ -42,6 +44,7 @@ def seats_json(match: Match, seats: list[Seat] | None = None) -> list[dict]:
                 "timed_out": seat.timed_out,
                 "place": seat.place,
                 "score": seat.score,
+                "record_name": names[seat.index] if user is None and seat.index < len(names) else None,
             }
         )
     return result
@@ -310,7 +313,9 @@ def live_matches(game: str | None = None, limit: int = 12):
 
 
 def latest_finished(game: str | None = None, limit: int = 10):
-    qs = Match.objects.filter(status=Match.Status.FINISHED, visibility=Match.Visibility.PUBLIC)
+    qs = Match.objects.filter(
+        status=Match.Status.FINISHED, visibility=Match.Visibility.PUBLIC, imported_from__isnull=True
+    )
     if game:
         qs = qs.filter(game=game)
     return qs.prefetch_related(

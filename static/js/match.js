@@ -214,6 +214,8 @@ function renderSeats() {
       a.href = seat.url;
       a.title = seatName(seat.index);
       li.append(" ", a);
+    } else if (seat.record_name) {
+      li.append(" ", text("span", seat.record_name, "name"));  // an imported match's player
     } else {
       li.append(" ", text("em", "Open seat"));
     }

@@ -59,6 +59,15 @@ def test_a_signed_in_player_creates_a_tournament_from_the_form(client, alice):
     assert "Discuss this tournament" in page
 
 
+def test_the_form_lets_bot_accounts_in_only_when_accepts_bots_is_ticked(client, alice):
+    client.force_login(alice)
+    client.post("/tournaments/new/", form_data(name="People only"))
+    client.post("/tournaments/new/", form_data(name="Bots welcome", accepts_bots="on"))
+    assert dict(Tournament.objects.values_list("name", "accepts_bots")) == {"People only": False, "Bots welcome": True}
+    listing = client.get("/tournaments/").content.decode()
+    assert listing.count("accepts bots") == 1
+
+
 @pytest.mark.parametrize(
     ("overrides", "error"),
     [
