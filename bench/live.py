@@ -87,14 +87,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench import servers
 from bench.report import machine, write_section
-from bench.servers import UvicornServer, group_cpu_seconds
+from bench.servers import PG_SERVER, UvicornServer, group_cpu_seconds, portal_env
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "BENCHMARKS.md"
 RESULTS = ROOT / "bench" / "results" / "live.json"
 
-PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 DB_NAME = "portal_bench"
 REDIS_URL = "redis://127.0.0.1:6379/2"
 CHANNEL_PREFIX = "bench"
@@ -172,36 +172,15 @@ SHARED_ENV: dict[str, str] = {}
 
 
 def server_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(SHARED_ENV)
-    env.update(
-        DATABASE_URL=f"{PG_SERVER}/{DB_NAME}",
-        REDIS_URL=REDIS_URL,
-        CHANNEL_PREFIX=CHANNEL_PREFIX,
-        BASELINE_CHANNEL_PREFIX=BASELINE_PREFIX,
-        PORTAL_TESTING="1",
-        DJANGO_ENV="development",
-        DJANGO_SETTINGS_MODULE="portal.settings",
-        DEBUG="false",
-        PYTHONUNBUFFERED="1",
-        SOCKETS_PER_ADDRESS="100000",  # every socket of the benchmark comes from 127.0.0.1
-    )
-    return env
+    return portal_env(DB_NAME, REDIS_URL, CHANNEL_PREFIX, BASELINE_CHANNEL_PREFIX=BASELINE_PREFIX, **SHARED_ENV)
 
 
 def recreate_database() -> None:
-    import psycopg
-
-    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+    servers.recreate_database(DB_NAME)
 
 
 def drop_database() -> None:
-    import psycopg
-
-    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+    servers.recreate_database(DB_NAME, drop_only=True)
 
 
 def redis_client():

@@ -59,12 +59,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.report import machine, write_section
-from bench.servers import UvicornServer
+from bench.servers import UvicornServer, portal_env, recreate_database
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "BENCHMARKS.md"
 RESULTS = ROOT / "bench" / "results" / "pages.json"
-PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 GAME = "game-of-god"
 
 # The pages served from the page cache (portal.page_cache), and the trivial one they are
@@ -261,21 +260,14 @@ class Env:
     secret: str
 
     def server(self) -> dict[str, str]:
-        env = dict(os.environ)
-        env.update(
-            DATABASE_URL=f"{PG_SERVER}/{self.db}",
-            REDIS_URL=self.redis_url,
-            CHANNEL_PREFIX=self.prefix,
+        return portal_env(
+            self.db,
+            self.redis_url,
+            self.prefix,
             BASELINE_CHANNEL_PREFIX=f"{self.prefix}base",
             SECRET_KEY=self.secret,
-            PORTAL_TESTING="1",
-            DJANGO_ENV="development",
-            DJANGO_SETTINGS_MODULE="portal.settings",
-            DEBUG="false",
             LOG_LEVEL="WARNING",
-            PYTHONUNBUFFERED="1",
         )
-        return env
 
 
 class Server(UvicornServer):
@@ -288,13 +280,10 @@ class Server(UvicornServer):
 def prepare_database(env: Env, players: int, finished: int) -> tuple[str, int]:
     """Create, migrate and seed the bench database; the session key of a signed-in player and
     the active match whose page is measured."""
-    import psycopg
     import redis
 
     redis.Redis.from_url(env.redis_url).flushdb()
-    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{env.db}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{env.db}"')
+    recreate_database(env.db)
     server_env = env.server()
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=server_env, check=True, timeout=600
@@ -313,13 +302,12 @@ def prepare_database(env: Env, players: int, finished: int) -> tuple[str, int]:
 
 
 def drop_database(env: Env) -> None:
-    import psycopg
     import redis
 
     with contextlib.suppress(Exception):
         redis.Redis.from_url(env.redis_url).flushdb()
-    with contextlib.suppress(Exception), psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{env.db}" WITH (FORCE)')
+    with contextlib.suppress(Exception):
+        recreate_database(env.db, drop_only=True)
 
 
 def git(*args: str) -> str:

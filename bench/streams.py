@@ -35,12 +35,11 @@ import subprocess
 import time
 from pathlib import Path
 
-from . import report
+from . import report, servers
 from .live import choose, ms, pct
-from .servers import UvicornServer
+from .servers import UvicornServer, group_rss_mb, portal_env
 
 ROOT = Path(__file__).resolve().parent.parent
-PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 DB_NAME = "portal_bench_streams"
 REDIS_URL = "redis://127.0.0.1:6379/3"
 CHANNEL_PREFIX = "benchstreams"
@@ -52,29 +51,11 @@ OPEN_AT_ONCE = 25
 
 
 def server_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        DATABASE_URL=f"{PG_SERVER}/{DB_NAME}",
-        REDIS_URL=REDIS_URL,
-        CHANNEL_PREFIX=CHANNEL_PREFIX,
-        PORTAL_TESTING="1",
-        DJANGO_ENV="development",
-        DJANGO_SETTINGS_MODULE="portal.settings",
-        DEBUG="false",
-        PYTHONUNBUFFERED="1",
-        SOCKETS_PER_ADDRESS="100000",
-        BOT_ACCOUNTS_PER_PERSON="1000",
-    )
-    return env
+    return portal_env(DB_NAME, REDIS_URL, CHANNEL_PREFIX, BOT_ACCOUNTS_PER_PERSON="1000")
 
 
 def recreate_database(drop_only: bool = False) -> None:
-    import psycopg
-
-    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
-        if not drop_only:
-            conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+    servers.recreate_database(DB_NAME, drop_only=drop_only)
 
 
 def flush_redis() -> None:
@@ -115,21 +96,6 @@ def seed(bots: int) -> tuple[int, list[str], int]:
     services.match_join(match_id=match.pk, user=accounts[1])
     match.refresh_from_db()
     return match.pk, tokens, match.version
-
-
-def rss_mb(pgid: int) -> float:
-    """Resident memory of every process of the group ``pgid`` (Linux /proc), in MB."""
-    total = 0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            if os.getpgid(int(entry)) != pgid:
-                continue
-            for line in Path(f"/proc/{entry}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-    return round(total / 1024, 1)
 
 
 class Stream:
@@ -189,7 +155,7 @@ async def run(port: int, pgid: int, match_id: int, tokens: list[str], moves: int
         if frame.get("type") == "yourTurn" and frame.get("match") == match_id and frame.get("version") in sent:
             delays["event"].append(now - sent[frame["version"]])
 
-    memory = {"before": rss_mb(pgid)}
+    memory = {"before": group_rss_mb(pgid)}
     streams = [Stream(port, f"/api/matches/{match_id}/stream/", t, "spectator") for t in tokens[2 : 2 + SPECTATORS]]
     streams += [Stream(port, "/api/stream/events/", t, "event") for t in tokens[:EVENT_STREAMS]]
     started = time.perf_counter()
@@ -198,7 +164,7 @@ async def run(port: int, pgid: int, match_id: int, tokens: list[str], moves: int
     opened_in = time.perf_counter() - started
     readers = [asyncio.create_task(s.read(spectator_line if s.kind == "spectator" else event_line)) for s in streams]
     await asyncio.sleep(2)
-    memory["streams_open"] = rss_mb(pgid)
+    memory["streams_open"] = group_rss_mb(pgid)
 
     url = f"ws://127.0.0.1:{port}/ws/matches/{match_id}/"
     sockets = [
@@ -246,7 +212,7 @@ async def run(port: int, pgid: int, match_id: int, tokens: list[str], moves: int
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(done.wait(), timeout=seconds)
     play_seconds = time.perf_counter() - play_started
-    memory["end"] = rss_mb(pgid)
+    memory["end"] = group_rss_mb(pgid)
     for task in players + readers:
         task.cancel()
     for ws in sockets:
