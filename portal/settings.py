@@ -68,6 +68,8 @@ else:
     DEBUG = env.bool("DEBUG", default=False)
 
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# A form refused for its CSRF token gets the site's 403 page and what to do about it.
+CSRF_FAILURE_VIEW = "portal.views.csrf_failure"
 
 INSTALLED_APPS = [
     "daphne",
