@@ -258,8 +258,8 @@ def after_commit(
     if state is not None:
         transaction.on_commit(lambda: state_cache.remember(match_id, version, state), robust=True)
     transaction.on_commit(lambda: _publish_update(match, outbox, seats, state, new_moves, rewound=rewound), robust=True)
-    bot_to_move = match.status == Match.Status.ACTIVE and match.to_move is not None and match.to_move != plays_on
-    if bot_to_move and seats and seats[match.to_move].bot_name():
+    to_move = match.to_move if match.status == Match.Status.ACTIVE else None
+    if to_move is not None and to_move != plays_on and seats and seats[to_move].bot_name():
         outbox.then_on_commit(partial(signals.bot_to_move.send, sender=Match, match_id=match_id, version=version))
     if finished:
         outbox.then_on_commit(
