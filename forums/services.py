@@ -92,7 +92,7 @@ def forum_ensure_for_games(*, using: str = "default") -> list[Forum]:
 
 def _require_user(user) -> None:
     if user is None or not user.is_authenticated:
-        raise PermissionDenied("Log in to post in the forum.")
+        raise PermissionDenied("Sign in to post in the forum.")
 
 
 def _clean_title(title: str) -> str:

@@ -59,7 +59,7 @@ def test_repeated_failed_logins_are_throttled_with_a_clear_message(client, alice
         client.post("/accounts/login/", {"login": "alice", "password": "wrong-password"})
     response = client.post("/accounts/login/", {"login": "alice", "password": DEMO_PASSWORD})
     assert response.status_code == 429
-    assert "Too many failed log-ins" in response.content.decode()
+    assert "Too many failed sign-ins" in response.content.decode()
     assert not client.get("/").context["user"].is_authenticated
 
 

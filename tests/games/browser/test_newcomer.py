@@ -162,7 +162,7 @@ def test_a_visitor_finds_a_live_match_to_watch_and_learns_how_to_chat(
     page.wait_for_selector("#board svg")
     assert page.locator("#watching").is_visible()
     hint = page.locator(".chat-hint")
-    assert "Log in" in hint.inner_text() and "to join the chat" in hint.inner_text()
+    assert "Sign in" in hint.inner_text() and "to join the chat" in hint.inner_text()
     assert page.locator("#chat-form").count() == 0
     assert_fits(page, width, "the watched match")
     screenshot(page, f"newcomer-watching-{device}")
