@@ -50,6 +50,9 @@ demo: migrate
 
 # Serve the site on the embedded defaults (or on PostgreSQL/Redis when their URLs are set),
 # with the move clocks checked in the background.
+# Links in e-mails (your turn, confirm your address) lead to this address unless SITE_URL says
+# another.
+run: export SITE_URL ?= http://$(HOST):$(PORT)
 run: demo
 	$(PY) manage.py run_clocks & trap 'kill $$! 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
