@@ -1,5 +1,7 @@
 """A finished match says who won and why, in one sentence, in every game."""
 
+from pathlib import Path
+
 import pytest
 
 from games import selectors, state_cache
@@ -53,3 +55,12 @@ def test_a_finished_matchs_page_and_snapshot_say_who_won_and_why(client, alice, 
     assert payload["outcome"].endswith(": " + state_cache.load(match).end_words() + ".")
     page = client.get(match.get_absolute_url()).content.decode()
     assert payload["outcome"] in page and "The match is over (game over)" not in page
+
+
+def test_the_chit_game_never_shows_its_safety_cap_as_its_length():
+    """60 rounds is a safety cap, not the chit game's length: its board says "Round 3", never
+    "Round 3 of 60"; the cap is named only if it ends a game."""
+    board = (Path(__file__).resolve().parents[2] / "static" / "games" / "chit-territory.js").read_text()
+    assert "max_rounds" not in board and "Round ${view.round} ·" in board
+    state = get_game("chit-territory").new_state(2)
+    assert "60" not in state.prompt() and "60" not in state.prompt_others()
