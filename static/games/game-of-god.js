@@ -306,7 +306,7 @@ function crossOut(parent, x, y, name) {
 function drawGoalBand(g, view, ctx, side, seat, full) {
   const letter = letterOf(view, seat);
   const cls = `gg-band ${seatClass(view, seat)}`;
-  const label = `${letter} · ${side} goal area · ${shorten(seatLabel(ctx, seat), 19)}`;
+  const label = `${letter} · ${side} goal area · ${shorten(seatLabel(ctx, seat), ctx.seat === seat ? 19 : 14)}`;
   const squares = ((view.goal_areas || [])[seat] || []).map(squareCR);
   const band = el("g", { class: "gg-goal-band" }, g);
   tip(band, `${side}'s goal area (${seatName(ctx, seat)}): opponents' pieces that reach it are frozen there.`);
@@ -567,7 +567,7 @@ function drawPanel(g, view, ctx, m, w, fs, compact) {
     chipLetter(row, x + f(9), y - f(5), f(9), view, s);
     const count = `${(view.in_goal || [])[s] || 0}/${(view.pieces_per_player || [])[s] || 0}`;
     const room = Math.floor((colW - f(24) - textWidth(count, f(15)) - 12) / (f(15) * 0.56));
-    txt(row, x + f(24), y, shorten(seatLabel(ctx, s), Math.max(4, Math.min(22, room))), "gg-line", f(15));
+    txt(row, x + f(24), y, shorten(seatLabel(ctx, s), Math.max(4, Math.min(ctx.seat === s ? 22 : 16, room))), "gg-line", f(15));
     txt(row, x + colW - 12, y, count, "gg-line strong", f(15), { "text-anchor": "end" });
     tip(row, `${who(view, ctx, s)}: ${count} pieces in opponents' goal areas${view.winner === s ? " — winner" : ""}`);
     if (s % perRow === perRow - 1 || s === n - 1) y += line;
