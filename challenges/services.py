@@ -95,7 +95,7 @@ def challenge_create(*, user, to, **terms) -> Challenge:
     of any match. A bot does not wait to be asked: challenging one starts a match against it at
     once (its every other seat played by the same bot), and the challenge is accepted."""
     if not user.is_authenticated:
-        raise ChallengeError("Log in to challenge a player.", "forbidden")
+        raise ChallengeError("Sign in to challenge a player.", "forbidden")
     if user.is_site_bot:
         raise ChallengeError("The site's bots do not challenge anybody.", "forbidden")
     # A person's bot account challenges with its token as a person does, unless it is paused.
@@ -238,7 +238,7 @@ def _answer_challenge(challenge_id, user, *, by_challenged: bool) -> tuple[Chall
     """The challenge locked, checked as still open to ``user``'s answer. The bool says whether
     it was found expired (and marked so): the caller commits that, then refuses."""
     if not user.is_authenticated:
-        raise ChallengeError("Log in to answer a challenge.", "forbidden")
+        raise ChallengeError("Sign in to answer a challenge.", "forbidden")
     challenge = _lock_challenge(challenge_id)
     if user.pk not in (challenge.challenger_id, challenge.challenged_id):
         raise ChallengeError("There is no such challenge.", "not_found")
@@ -360,7 +360,7 @@ def rematch_offer(*, match_id, user) -> RematchOffer:
     offering has accepted; bots accept at once; when nobody else is asked, the match starts
     now. Only one offer of a match waits at a time."""
     if not user.is_authenticated:
-        raise ChallengeError("Log in to offer a rematch.", "forbidden")
+        raise ChallengeError("Sign in to offer a rematch.", "forbidden")
     now = timezone.now()
     with _limited(REMATCH_OFFERS, user, "You are offering rematches") as attempt, transaction.atomic():
         try:
@@ -475,7 +475,7 @@ def rematch_answer(*, offer_id, user, accept: bool) -> RematchOffer:
     starts; one decline ends the offer. Spectators, and players of other matches, cannot
     answer."""
     if not user.is_authenticated:
-        raise ChallengeError("Log in to answer a rematch offer.", "forbidden")
+        raise ChallengeError("Sign in to answer a rematch offer.", "forbidden")
     now = timezone.now()
     with transaction.atomic():
         offer = _lock_offer(offer_id)
@@ -507,7 +507,7 @@ def rematch_answer(*, offer_id, user, accept: bool) -> RematchOffer:
 def rematch_cancel(*, offer_id, user) -> RematchOffer:
     """The person who offered withdraws the offer while it waits."""
     if not user.is_authenticated:
-        raise ChallengeError("Log in to withdraw a rematch offer.", "forbidden")
+        raise ChallengeError("Sign in to withdraw a rematch offer.", "forbidden")
     with transaction.atomic():
         offer = _lock_offer(offer_id)
         if offer.offered_by_id != user.pk:

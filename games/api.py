@@ -196,6 +196,9 @@ class SnapshotSerializer(serializers.Serializer):
         help_text="What the seat to move does now, in words naming it, for everyone else (the seat "
         "to move reads view.prompt, said to it)."
     )
+    outcome = serializers.CharField(
+        help_text="A finished match's result in one sentence: who won and why (empty before it ends)."
+    )
     chat = ChatMessageOutSerializer(many=True, required=False)
 
 

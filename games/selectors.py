@@ -12,6 +12,7 @@ from django.utils import timezone
 from . import replays, state_cache
 from .engines import get_game
 from .models import ChatMessage, Match, Move, Seat
+from .outcome import outcome_words
 from .seat_names import seat_names
 
 CHAT_HISTORY = 50
@@ -134,7 +135,16 @@ def _shared_payload(match: Match, state, seats_part: list[dict], clocks: dict) -
         "moves": len(state.history),
         "takeback": takeback_json(match),
         "prompt_others": state.prompt_others(),
+        "outcome": _outcome(match, state, seats_part),
     }
+
+
+def _outcome(match: Match, state, seats_part: list[dict]) -> str:
+    """A finished match's result in one sentence (``games.outcome``); "" before it ends."""
+    if match.status != Match.Status.FINISHED:
+        return ""
+    names = seat_names([s["username"] for s in seats_part], state.view(None).get("seat_colours"))
+    return outcome_words(names, seats_part, match.end_reason, state.end_words() if state.is_terminal() else "")
 
 
 def _own_payload(match: Match, state, seat: int | None, seats_part: list[dict], view: dict | None = None) -> dict:
@@ -155,6 +165,8 @@ def headline(payload: dict) -> str:
     rolled 6: place a marker...") for the seat to move, the shared ``prompt_others`` naming
     that seat ("Blue rolled 6 and places a marker...") for the other seats and spectators.
     The match page picks the same way (static/js/match.js, ``headline``)."""
+    if payload.get("outcome"):
+        return payload["outcome"]  # a finished match: who won and why
     view = payload["view"]
     mine = payload["seat"] is not None and payload["seat"] == view.get("current_player")
     return view.get("prompt", "") if mine else payload["prompt_others"]

@@ -53,6 +53,7 @@ HTTP_STATUS: dict[str, int] = {
     "too_many_bots": CONFLICT,  # bot accounts: one person's cap
     "name_taken": CONFLICT,
     "bot_paused": CONFLICT,  # a bot account paused after timing out in a row
+    "already_reported": CONFLICT,  # forums: one report per member and post
     # Too often.
     "rate_limited": TOO_MANY_REQUESTS,
     "throttled": TOO_MANY_REQUESTS,

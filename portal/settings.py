@@ -68,6 +68,8 @@ else:
     DEBUG = env.bool("DEBUG", default=False)
 
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# A form refused for its CSRF token gets the site's 403 page and what to do about it.
+CSRF_FAILURE_VIEW = "portal.views.csrf_failure"
 
 INSTALLED_APPS = [
     "daphne",
@@ -390,7 +392,7 @@ SPECTACULAR_SETTINGS = {
 
 # --- Login lockout and the client's address ----------------------------------------------
 # One lockout for every way to log in (the site's form, POST /api/auth/token/, /admin/login/):
-# django-axes counts failed log-ins in the database (never the cache, so a Redis outage
+# django-axes counts failed sign-ins in the database (never the cache, so a Redis outage
 # cannot open or break it) and refuses a client that reached any of these limits within the
 # last LOGIN_LOCKOUT_MINUTES, even with the right password. A refused attempt is not counted,
 # so the time the refusal names holds. An administrator unlocks in the admin (Axes > access

@@ -117,6 +117,18 @@ def page_not_found(request, exception):
     return render(request, "404.html", status=404)
 
 
+# What a form sent without its CSRF token (or with a stale one) tells the person: nearly
+# always a page left open past its session, or a session that ended in another tab.
+CSRF_FAILURE_MESSAGE = "Your session expired or the form was open too long; reload the page and try again."
+
+
+def csrf_failure(request, reason=""):
+    """The site's 403 page for a form the CSRF check refused (``CSRF_FAILURE_VIEW``), instead
+    of Django's bare one; ``reason`` (for the logs) is not shown."""
+    context = {"exception": CSRF_FAILURE_MESSAGE, "csrf_failed": True}
+    return render(request, "403.html", context, status=403)
+
+
 async def healthz(request):
     """For load balancers and uptime checks: the process answers. Touches neither the
     database nor the cache, so it also serves as the cheapest page of the site; an async view

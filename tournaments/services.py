@@ -180,7 +180,7 @@ def tournament_settings(
 
 def _require_person(user, doing: str) -> None:
     if user is None or not user.is_authenticated:
-        raise TournamentError(f"Log in to {doing}.", "forbidden")
+        raise TournamentError(f"Sign in to {doing}.", "forbidden")
     if user.is_site_bot:
         raise TournamentError("Bots enter tournaments through their creator.", "forbidden")
 
@@ -352,7 +352,7 @@ def tournament_withdraw(*, tournament_id, user, entrant_id: int | None = None) -
         entrants = tournament.entrants.select_related("user")
         if entrant_id is None:
             if user is None or not user.is_authenticated:
-                raise TournamentError("Log in to withdraw.", "forbidden")
+                raise TournamentError("Sign in to withdraw.", "forbidden")
             entrant = entrants.filter(user=user, is_bot=False).first()
         else:
             entrant = entrants.filter(pk=entrant_id).first()

@@ -107,7 +107,7 @@ def match_create(
     against its creator's open matches. ``accepts_bots`` lets a person's bot account take a
     free seat with ``match_join``; a caller that seats chosen players passes True."""
     if not user.is_authenticated:
-        raise MatchError("Log in to create a match.", "forbidden")
+        raise MatchError("Sign in to create a match.", "forbidden")
     terms = match_terms(
         game=game,
         num_players=num_players,
@@ -174,7 +174,7 @@ def watcher(match_id: int, user, token: str | None = None) -> tuple[Match | None
 
 def match_join(*, match_id: int, user, token: str | None = None) -> Match:
     if not user.is_authenticated:
-        raise MatchError("Log in to take a seat.", "forbidden")
+        raise MatchError("Sign in to take a seat.", "forbidden")
     if user.is_site_bot:
         raise MatchError("Bots are seated by the creator of a match.", "forbidden")
     # A person's bot account joins as a person does, with its token, unless it is paused.

@@ -3,7 +3,7 @@
 // plot; one click when only one type can be built), war (click an opponent's structure) and
 // discard (click a chit of your reserve). "Make peace" stays in the page's button list.
 
-import { SVG, el, linkStylesheet, seatName, shortName, title } from "./board-kit.js";
+import { SVG, el, linkStylesheet, seatLabel, seatName, shortName, title } from "./board-kit.js";
 
 const TYPES = ["temple", "castle", "town", "farm", "mine", "palace", "army"];
 const LETTER = { temple: "T", castle: "C", town: "W", farm: "F", mine: "M", palace: "P", army: "A" };
@@ -361,7 +361,7 @@ function drawPlayer(g, view, ctx, i, lay, moves, buildTypes, buildType) {
   g.dataset.seat = i;
   el("rect", { x: 0, y: 0, width: w, height: lay.panelH, rx: 10, class: "ct-panel-bg" }, g);
   seatShape(g, i, 22, 22, 11, "ct-seat-marker");
-  txt(g, 42, 29, shortName(seatName(ctx, i), compact ? 14 : 24) + (me ? " (you)" : ""), "ct-name");
+  txt(g, 42, 29, shortName(seatLabel(ctx, i), (compact ? 14 : 24) + (me ? 5 : 0)), "ct-name");
   const score = (view.scores || [])[i] ?? 0;
   txt(g, w - 10, 29, `${score} point${score === 1 ? "" : "s"}`, "ct-score", { "text-anchor": "end" });
   let status = "";

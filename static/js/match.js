@@ -364,7 +364,7 @@ function headline(view) {
 
 function render() {
   const view = payload.view || {};
-  const over = { finished: `The match is over${payload.end_reason ? ` (${payload.end_reason})` : ""}.`, aborted: "The match was called off." };
+  const over = { finished: payload.outcome || "The match is over.", aborted: "The match was called off." };
   els.prompt.textContent =
     payload.status === "open" ? "Waiting for players to take the open seats." : over[payload.status] || headline(view);
   renderSeats();

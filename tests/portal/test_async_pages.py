@@ -138,7 +138,7 @@ def test_a_cached_page_greets_a_signed_in_visitor_as_before(client, alice, path)
     client.force_login(alice)
     status, headers, body = asgi_get(ASGIHandler(), path, {settings.SESSION_COOKIE_NAME: client.session.session_key})
     assert status == 200
-    assert "alice" in body and "Log in" not in body
+    assert "alice" in body and "Sign in" not in body
     assert "Cookie" in headers["vary"][0], "a page that read the session varies with the cookie"
     assert _without_tokens(body) == _without_tokens(client.get(path).content.decode())
 
@@ -225,7 +225,7 @@ def test_signing_in_and_reading_pages_through_the_real_server(asgi_server, alice
     assert any(cookie.name == settings.SESSION_COOKIE_NAME for cookie in jar)
     for path in FULL_PAGES:
         body = opener.open(f"{asgi_server}{path}").read().decode()
-        assert "alice" in body and "Log in" not in body
+        assert "alice" in body and "Sign in" not in body
     assert opener.open(f"{asgi_server}/healthz").read() == b"ok"
 
 

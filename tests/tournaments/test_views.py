@@ -111,7 +111,7 @@ def test_the_creator_edits_before_the_start(client, alice, bob):
 def test_a_visitor_enters_and_withdraws_with_the_buttons(client, alice, bob):
     tournament = announce(alice)
     url = f"/tournaments/{tournament.pk}/"
-    assert "Log in</a> to enter" in client.get(url).content.decode()
+    assert "Sign in</a> to enter" in client.get(url).content.decode()
     client.force_login(bob)
     assert "Enter this tournament" in client.get(url).content.decode()
     client.post(f"{url}join/")
@@ -251,7 +251,11 @@ def test_the_player_page_shows_the_places_in_tournaments(client, alice, make_use
     play_round(tournament)
     assert Match.objects.get(pk=table.match_id).status == Match.Status.FINISHED
     winner_page = client.get(f"/players/{first.username}/").content.decode()
-    assert "1 tournament won." in winner_page and "<strong>Winner</strong> of 2 in" in winner_page
+    assert (
+        "1 tournament won." in winner_page
+        and "<strong>Won</strong> <a href=" in winner_page
+        and "</a> against 1 other <span" in winner_page
+    )
     loser = ben if first == ann else ann
     assert "Place 2 of 2 in" in client.get(f"/players/{loser.username}/").content.decode()
 
