@@ -50,6 +50,9 @@ demo: migrate
 
 # Serve the site on the embedded defaults (or on PostgreSQL/Redis when their URLs are set),
 # with the move clocks checked in the background.
+# Links in e-mails (your turn, confirm your address) lead to this address unless SITE_URL says
+# another.
+run: export SITE_URL ?= http://$(HOST):$(PORT)
 run: demo
 	$(PY) manage.py run_clocks & trap 'kill $$! 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
@@ -85,7 +88,10 @@ lint: install-dev
 # database portal_bench_replay, two long finished matches; under a minute). bench.bot_fairness needs both
 # (the database portal_bench_bots, Redis db 4, a Celery worker of its own; about 6 minutes).
 # bench.pages too (the database portal_bench_pages, Redis db 3; a few minutes; `--against main`
-# adds main's portal).
+# adds main's portal). bench.streams too (the database portal_bench_streams, Redis db 3; 500 open
+# NDJSON streams on one process while a match is played over sockets; about 2 minutes).
+# bench.bot_wait needs neither (the embedded default on a SQLite file of its own, and Chromium;
+# at most 8 minutes): a person's wait for the bots in the browser.
 # `make bench-live-compare REF=main` runs the move path of the portal at REF and of this
 # working tree in the same run, interleaved (`python -m bench.live --against REF`; about 5
 # minutes; CONFIGS=alone,n40 and PASSES=4 by default), refuses when their migrations differ, and
@@ -103,7 +109,9 @@ bench: install-dev
 	$(PY) -m bench.bot_fairness
 	$(PY) -m bench.live
 	$(PY) -m bench.pages
+	$(PY) -m bench.streams
 	$(PY) -m bench.hard_think
+	$(PY) -m bench.bot_wait
 	nice -n 10 $(PY) -m bench.bots --minutes $${BOT_MINUTES:-60} --results bench/results/bots.jsonl
 
 REF ?= main

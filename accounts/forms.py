@@ -1,10 +1,12 @@
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
+from django.contrib.auth import password_validation
 from django.core.validators import MaxLengthValidator
 from django.db.models import Q
 
 from .models import USERNAME_MAX_LENGTH, User
+from .passwords import RevokeCredentialsOnPasswordChange
 from .services import BOT_CANNOT_SIGN_IN
 
 
@@ -20,6 +22,15 @@ class SignupForm(AllauthSignupForm):
         field.validators.append(MaxLengthValidator(USERNAME_MAX_LENGTH))
         field.widget.attrs["maxlength"] = str(USERNAME_MAX_LENGTH)
         field.help_text = f"Up to {USERNAME_MAX_LENGTH} characters: letters, digits and @ . + - _"
+        if "password1" in self.fields:
+            # The rules a new password must meet; what changing one does belongs to the forms
+            # that change it, not to a new account's.
+            rules = [
+                validator
+                for validator in password_validation.get_default_password_validators()
+                if not isinstance(validator, RevokeCredentialsOnPasswordChange)
+            ]
+            self.fields["password1"].help_text = password_validation.password_validators_help_text_html(rules)
 
 
 class BioForm(forms.ModelForm):

@@ -85,7 +85,7 @@ def lockout_explanation(request, credentials: dict | None = None) -> tuple[str, 
     seconds = max(1, int((until - timezone.now()).total_seconds()) + 1)
     minutes = -(-seconds // 60)
     message = (
-        "Too many failed log-ins for this account or from your address. "
+        "Too many failed sign-ins for this account or from your address. "
         f"Try again after {until:%H:%M} UTC (in {minutes} minute{'s' if minutes != 1 else ''}), "
         "or set a new password with \u201cForgot your password?\u201d to unlock your account now."
     )

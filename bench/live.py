@@ -6,6 +6,7 @@ Run from the project folder, with PostgreSQL and Redis listening on 127.0.0.1::
     python -m bench.live --quick         # one short pass, about 2 minutes, a sanity check
     python -m bench.live --passes 1 --seconds 8 --no-write
     python -m bench.live --against main  # this working tree's move path against main's, about 5 minutes
+    python -m bench.live --pages-only    # the pages section alone (bench.pages compares pages --against)
 
 Everything stays on this machine: PostgreSQL at 127.0.0.1:5432 (user ``postgres``) and Redis
 at 127.0.0.1:6379. The benchmark owns the database ``portal_bench`` (dropped, created and
@@ -86,14 +87,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench import servers
 from bench.report import machine, write_section
-from bench.servers import UvicornServer, group_cpu_seconds
+from bench.servers import PG_SERVER, UvicornServer, group_cpu_seconds, portal_env
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "BENCHMARKS.md"
 RESULTS = ROOT / "bench" / "results" / "live.json"
 
-PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 DB_NAME = "portal_bench"
 REDIS_URL = "redis://127.0.0.1:6379/2"
 CHANNEL_PREFIX = "bench"
@@ -171,36 +172,15 @@ SHARED_ENV: dict[str, str] = {}
 
 
 def server_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(SHARED_ENV)
-    env.update(
-        DATABASE_URL=f"{PG_SERVER}/{DB_NAME}",
-        REDIS_URL=REDIS_URL,
-        CHANNEL_PREFIX=CHANNEL_PREFIX,
-        BASELINE_CHANNEL_PREFIX=BASELINE_PREFIX,
-        PORTAL_TESTING="1",
-        DJANGO_ENV="development",
-        DJANGO_SETTINGS_MODULE="portal.settings",
-        DEBUG="false",
-        PYTHONUNBUFFERED="1",
-        SOCKETS_PER_ADDRESS="100000",  # every socket of the benchmark comes from 127.0.0.1
-    )
-    return env
+    return portal_env(DB_NAME, REDIS_URL, CHANNEL_PREFIX, BASELINE_CHANNEL_PREFIX=BASELINE_PREFIX, **SHARED_ENV)
 
 
 def recreate_database() -> None:
-    import psycopg
-
-    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+    servers.recreate_database(DB_NAME)
 
 
 def drop_database() -> None:
-    import psycopg
-
-    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+    servers.recreate_database(DB_NAME, drop_only=True)
 
 
 def redis_client():
@@ -1854,6 +1834,11 @@ def main(argv: list[str] | None = None) -> int:
         "--only",
         help="comma-separated configurations to run (alone, spectators, n10, n40, n100, n40-think, pages)",
     )
+    parser.add_argument(
+        "--pages-only",
+        action="store_true",
+        help="the pages alone (as --only pages); bench.pages compares pages with another version",
+    )
     parser.add_argument("--no-write", action="store_true", help="print and write the JSON only, leave the doc alone")
     parser.add_argument(
         "--json",
@@ -1875,6 +1860,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     compare.add_argument("--workers", help="with --against: worker processes, e.g. 1 or 1,2 (default 1)")
     args = parser.parse_args(argv)
+    if args.pages_only:
+        if args.only or args.against:
+            parser.error("--pages-only goes alone; bench.pages compares pages --against another version")
+        args.only = "pages"
     if args.against and args.only:
         parser.error("--only is for the full run; with --against choose with --configs")
     if not args.against and (args.configs or args.workers):

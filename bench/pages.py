@@ -6,6 +6,7 @@ Run from the project folder, with PostgreSQL and Redis listening on 127.0.0.1::
     python -m bench.pages                  # 3 passes, a few minutes; writes docs/BENCHMARKS.md
     python -m bench.pages --against main   # main's portal and this working tree's, interleaved
     python -m bench.pages --passes 1 --seconds 2 --no-write
+    python -m bench.pages --against main --pages hall-of-fame,game,lobby,match  # those pages only
 
 Everything stays on this machine. The benchmark owns one database (``--db``, default
 ``portal_bench_pages``: dropped, created, migrated and seeded at the start, dropped at the end)
@@ -20,7 +21,9 @@ removed at the end; both portals share the database, so the run refuses when the
 migrations differ). Then, one after the other: the bare app, and each portal's pages, the
 portals in alternating order from pass to pass. A page is requested by ``--clients``
 keep-alive connections (default 16) for ``--seconds`` after a warm-up, anonymous, and for the
-cached pages signed in too; a static file is requested the same way.
+cached pages and the page of an active match (120 moves into a game; the one signed in
+watches it) signed in too; a static file is requested the same way. Each page is judged by its
+share of ``/healthz`` and by its p99.
 
 The load generator runs in a process of its own: one event loop (uvloop) with an
 ``asyncio.Protocol`` per connection that writes a prepared request as soon as the previous
@@ -56,12 +59,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.report import machine, write_section
-from bench.servers import UvicornServer
+from bench.servers import UvicornServer, portal_env, recreate_database
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "BENCHMARKS.md"
 RESULTS = ROOT / "bench" / "results" / "pages.json"
-PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 GAME = "game-of-god"
 
 # The pages served from the page cache (portal.page_cache), and the trivial one they are
@@ -74,6 +76,8 @@ CACHED = [
     ("ranking", "Game ranking", f"/games/{GAME}/ranking/"),
     ("lobby", "Lobby", "/play/"),
     ("lobby-list", "Lobby list (refresh)", "/play/?part=open"),
+    # 120 moves into a game of two players; the one signed in watches (bench.live's seed).
+    ("match", "Match page (active match)", "/matches/{match}/"),
 ]
 STATIC = ("static", "Static file", "/static/css/site.css")
 
@@ -81,6 +85,7 @@ STATIC = ("static", "Static file", "/static/css/site.css")
 # page at least this share of /healthz.
 HEALTHZ_GAIN = 10.0
 PAGE_SHARE = 0.5
+PAGE_P99_MS = 100.0
 
 
 def median(values) -> float | None:
@@ -255,21 +260,14 @@ class Env:
     secret: str
 
     def server(self) -> dict[str, str]:
-        env = dict(os.environ)
-        env.update(
-            DATABASE_URL=f"{PG_SERVER}/{self.db}",
-            REDIS_URL=self.redis_url,
-            CHANNEL_PREFIX=self.prefix,
+        return portal_env(
+            self.db,
+            self.redis_url,
+            self.prefix,
             BASELINE_CHANNEL_PREFIX=f"{self.prefix}base",
             SECRET_KEY=self.secret,
-            PORTAL_TESTING="1",
-            DJANGO_ENV="development",
-            DJANGO_SETTINGS_MODULE="portal.settings",
-            DEBUG="false",
             LOG_LEVEL="WARNING",
-            PYTHONUNBUFFERED="1",
         )
-        return env
 
 
 class Server(UvicornServer):
@@ -279,15 +277,13 @@ class Server(UvicornServer):
         super().__init__(app, workers, log_path=log, env=env, cwd=cwd, extra_args=["--no-access-log"])
 
 
-def prepare_database(env: Env, players: int, finished: int) -> str:
-    """Create, migrate and seed the bench database; the session key of a signed-in player."""
-    import psycopg
+def prepare_database(env: Env, players: int, finished: int) -> tuple[str, int]:
+    """Create, migrate and seed the bench database; the session key of a signed-in player and
+    the active match whose page is measured."""
     import redis
 
     redis.Redis.from_url(env.redis_url).flushdb()
-    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{env.db}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{env.db}"')
+    recreate_database(env.db)
     server_env = env.server()
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=server_env, check=True, timeout=600
@@ -302,17 +298,16 @@ def prepare_database(env: Env, players: int, finished: int) -> str:
 
     seeded = seed(players, finished, random.Random(2026))
     connections.close_all()
-    return seeded.page_user_session
+    return seeded.page_user_session, seeded.page_match
 
 
 def drop_database(env: Env) -> None:
-    import psycopg
     import redis
 
     with contextlib.suppress(Exception):
         redis.Redis.from_url(env.redis_url).flushdb()
-    with contextlib.suppress(Exception), psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{env.db}" WITH (FORCE)')
+    with contextlib.suppress(Exception):
+        recreate_database(env.db, drop_only=True)
 
 
 def git(*args: str) -> str:
@@ -338,6 +333,7 @@ class Bench:
     args: argparse.Namespace
     env: Env
     session: str
+    match: int
     arms: list[Arm]
     logs: Path
     load: LoadGenerator
@@ -391,9 +387,11 @@ class Bench:
                 server = servers[arm.key]
                 self.measure(pass_no, arm.key, "healthz", "anonymous", server, "/healthz")
                 for key, _, path in CACHED:
-                    for visitor in ("anonymous", "signed in"):
-                        self.measure(pass_no, arm.key, key, visitor, server, path)
-                self.measure(pass_no, arm.key, "static", "anonymous", server, STATIC[2])
+                    if key in self.args.pages:
+                        for visitor in ("anonymous", "signed in"):
+                            self.measure(pass_no, arm.key, key, visitor, server, path.format(match=self.match))
+                if STATIC[0] in self.args.pages:
+                    self.measure(pass_no, arm.key, "static", "anonymous", server, STATIC[2])
         finally:
             for server in servers.values():
                 server.stop()
@@ -467,13 +465,23 @@ def targets(summary: dict, against: bool) -> list[tuple[str, str, str]]:
         )
     for key, label, _ in CACHED:
         for visitor in ("anonymous", "signed in"):
-            row = summary.get(f"tree:{key}:{visitor}", {})
+            row = summary.get(f"tree:{key}:{visitor}")
+            if row is None:
+                continue
             by_rate, by_cpu = row.get("vs_healthz_rate"), row.get("vs_healthz_per_core")
             goals.append(
                 (
                     f"{label}, {visitor}: >= {PAGE_SHARE:.0%} of `/healthz`",
                     f"{_pct(by_rate)} by rate, {_pct(by_cpu)} by CPU",
                     _verdict(by_rate, by_cpu, PAGE_SHARE),
+                )
+            )
+            p99 = row.get("p99_ms")
+            goals.append(
+                (
+                    f"{label}, {visitor}: p99 <= {PAGE_P99_MS:g} ms",
+                    f"{fmt(p99, 1)} ms",
+                    "met" if p99 is not None and p99 <= PAGE_P99_MS else "missed",
                 )
             )
     return goals
@@ -547,7 +555,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--finished", type=int, default=2000, help="finished rated matches")
     parser.add_argument("--no-write", action="store_true", help="leave docs/BENCHMARKS.md alone")
     parser.add_argument("--json", type=Path, default=RESULTS)
+    every = [key for key, _, _ in CACHED] + [STATIC[0]]
+    parser.add_argument(
+        "--pages",
+        default=",".join(every),
+        help=f"comma-separated pages to measure besides /healthz (default all: {','.join(every)})",
+    )
     args = parser.parse_args(argv)
+    args.pages = set(args.pages.split(","))
+    if args.pages - set(every):
+        parser.error(f"--pages: no such page {', '.join(sorted(args.pages - set(every)))}")
 
     def interrupted(signum, frame):
         raise KeyboardInterrupt
@@ -573,10 +590,10 @@ def main(argv: list[str] | None = None) -> int:
         arms.append(Arm("tree", f"the working tree (on {git('rev-parse', '--short', 'HEAD')})", ROOT))
         load_at_start = os.getloadavg()[0]
         started = time.monotonic()
-        session = prepare_database(env, args.players, args.finished)
+        session, match = prepare_database(env, args.players, args.finished)
         print(f"{args.db} seeded in {time.monotonic() - started:.0f} s", flush=True)
         load = LoadGenerator()
-        bench = Bench(args, env, session, arms, logs, load)
+        bench = Bench(args, env, session, match, arms, logs, load)
         for pass_no in range(1, args.passes + 1):
             bench.one_pass(pass_no)
         summary = summarise(bench.results)

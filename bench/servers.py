@@ -1,6 +1,6 @@
 """The servers a benchmark starts: uvicorn in a process group of its own, on a free loopback
-port, with the CPU time its processes spent (Linux /proc). Shared by ``bench.live`` and
-``bench.pages``."""
+port, with the CPU time its processes spent (Linux /proc). Shared by ``bench.live``,
+``bench.pages`` and ``bench.streams``, with the environment and database of a served portal."""
 
 from __future__ import annotations
 
@@ -13,6 +13,38 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+
+PG_SERVER = "postgres://postgres@127.0.0.1:5432"
+
+
+def portal_env(database: str, redis_url: str, channel_prefix: str, **extra: str) -> dict[str, str]:
+    """The environment of a portal a benchmark serves: this process's, on its own PostgreSQL
+    database, Redis database and channel prefix, with no socket limit per address (every
+    client of a benchmark comes from 127.0.0.1); ``extra`` adds or overrides variables."""
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=f"{PG_SERVER}/{database}",
+        REDIS_URL=redis_url,
+        CHANNEL_PREFIX=channel_prefix,
+        PORTAL_TESTING="1",
+        DJANGO_ENV="development",
+        DJANGO_SETTINGS_MODULE="portal.settings",
+        DEBUG="false",
+        PYTHONUNBUFFERED="1",
+        SOCKETS_PER_ADDRESS="100000",
+    )
+    env.update(extra)
+    return env
+
+
+def recreate_database(name: str, *, drop_only: bool = False) -> None:
+    """Drop the benchmark's database (its sessions ended), then create it empty unless ``drop_only``."""
+    import psycopg  # noqa: PLC0415
+
+    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        if not drop_only:
+            conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def free_port() -> int:
@@ -45,6 +77,21 @@ def group_cpu_seconds(pgid: int) -> float:
         if int(fields[2]) == pgid:  # pgrp, after state and ppid
             ticks += int(fields[11]) + int(fields[12])  # utime, stime
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def group_rss_mb(pgid: int) -> float:
+    """Resident memory of every process of the group ``pgid`` (Linux /proc), in MB."""
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if os.getpgid(int(entry)) != pgid:
+                continue
+            for line in Path(f"/proc/{entry}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return round(total / 1024, 1)
 
 
 class UvicornServer:

@@ -26,6 +26,7 @@ from games.models import Match
 from games.services import MatchError
 from live.events import me_challenge
 from live.groups import user_group
+from portal import page_cache
 from portal.errors import ServiceError
 from portal.rate_limits import Attempt, Rate, SlidingWindow
 
@@ -94,9 +95,11 @@ def challenge_create(*, user, to, **terms) -> Challenge:
     of any match. A bot does not wait to be asked: challenging one starts a match against it at
     once (its every other seat played by the same bot), and the challenge is accepted."""
     if not user.is_authenticated:
-        raise ChallengeError("Log in to challenge a player.", "forbidden")
-    if user.is_bot:
-        raise ChallengeError("Bots do not challenge anybody.", "forbidden")
+        raise ChallengeError("Sign in to challenge a player.", "forbidden")
+    if user.is_site_bot:
+        raise ChallengeError("The site's bots do not challenge anybody.", "forbidden")
+    # A person's bot account challenges with its token as a person does, unless it is paused.
+    bot_check_may_play(user)
     if to is None or not to.is_active:
         raise ChallengeError("There is no such player.", "not_found")
     if to.pk == user.pk:
@@ -131,6 +134,12 @@ def challenge_create(*, user, to, **terms) -> Challenge:
                 f"You have already challenged {to.username}: wait for an answer, or withdraw that challenge first.",
                 "already_pending",
             )
+        if user.is_bot_account and waiting.count() >= settings.BOT_ACCOUNT_PENDING_CHALLENGES:
+            raise ChallengeError(
+                f"A bot account has at most {settings.BOT_ACCOUNT_PENDING_CHALLENGES} challenges waiting for an "
+                "answer: wait for answers, or withdraw one first.",
+                "too_many_pending",
+            )
         limit = settings.MAX_PENDING_CHALLENGES_PER_PERSON
         if waiting.count() >= limit:
             raise ChallengeError(
@@ -141,6 +150,7 @@ def challenge_create(*, user, to, **terms) -> Challenge:
         with _limited(CHALLENGES, user, "You are challenging players") as attempt:
             challenge = Challenge.objects.create(challenger=user, challenged=to, **terms, expires_at=expires)
             attempt.count()
+        _waiting_changed(challenge)
         text = f"{user.username} challenges you to {_terms_words(challenge.terms)}."
         url = challenge.get_absolute_url()
         transaction.on_commit(
@@ -195,6 +205,7 @@ def _create_match(creator, terms: dict, *, visibility=Match.Visibility.PUBLIC, s
         rated=terms["rated"],
         visibility=visibility,
         seat=seat,
+        accepts_bots=True,  # it seats the players of the challenge or the rematch, bot accounts included
         **clock,
     )
 
@@ -206,11 +217,19 @@ def _lock_challenge(challenge_id) -> Challenge:
         raise ChallengeError("There is no such challenge.", "not_found") from None
 
 
+def _waiting_changed(row) -> None:
+    """The challenges waiting for a player's answer show in their lobby: once this row's change
+    commits, the lobby kept for them (portal.page_cache) is rendered afresh."""
+    if isinstance(row, Challenge):
+        page_cache.bump_on_commit(page_cache.viewer_area(row.challenged_id))
+
+
 def _expire_if_due(row, now) -> bool:
     """Mark a pending row (locked) expired if its time is up; True if it was."""
     if row.state == State.PENDING and row.expires_at <= now:
         type(row).objects.filter(pk=row.pk, state=State.PENDING).update(state=State.EXPIRED, answered_at=now)
         row.state = State.EXPIRED
+        _waiting_changed(row)
         return True
     return False
 
@@ -219,7 +238,7 @@ def _answer_challenge(challenge_id, user, *, by_challenged: bool) -> tuple[Chall
     """The challenge locked, checked as still open to ``user``'s answer. The bool says whether
     it was found expired (and marked so): the caller commits that, then refuses."""
     if not user.is_authenticated:
-        raise ChallengeError("Log in to answer a challenge.", "forbidden")
+        raise ChallengeError("Sign in to answer a challenge.", "forbidden")
     challenge = _lock_challenge(challenge_id)
     if user.pk not in (challenge.challenger_id, challenge.challenged_id):
         raise ChallengeError("There is no such challenge.", "not_found")
@@ -240,6 +259,7 @@ def _move_on(row, state: str, **fields) -> None:
     now = timezone.now()
     if type(row).objects.filter(pk=row.pk, state=State.PENDING).update(state=state, answered_at=now, **fields) != 1:
         raise ChallengeError("This was answered meanwhile.", "closed")
+    _waiting_changed(row)
     row.state = state
     row.answered_at = now
     for name, value in fields.items():
@@ -340,7 +360,7 @@ def rematch_offer(*, match_id, user) -> RematchOffer:
     offering has accepted; bots accept at once; when nobody else is asked, the match starts
     now. Only one offer of a match waits at a time."""
     if not user.is_authenticated:
-        raise ChallengeError("Log in to offer a rematch.", "forbidden")
+        raise ChallengeError("Sign in to offer a rematch.", "forbidden")
     now = timezone.now()
     with _limited(REMATCH_OFFERS, user, "You are offering rematches") as attempt, transaction.atomic():
         try:
@@ -455,7 +475,7 @@ def rematch_answer(*, offer_id, user, accept: bool) -> RematchOffer:
     starts; one decline ends the offer. Spectators, and players of other matches, cannot
     answer."""
     if not user.is_authenticated:
-        raise ChallengeError("Log in to answer a rematch offer.", "forbidden")
+        raise ChallengeError("Sign in to answer a rematch offer.", "forbidden")
     now = timezone.now()
     with transaction.atomic():
         offer = _lock_offer(offer_id)
@@ -487,7 +507,7 @@ def rematch_answer(*, offer_id, user, accept: bool) -> RematchOffer:
 def rematch_cancel(*, offer_id, user) -> RematchOffer:
     """The person who offered withdraws the offer while it waits."""
     if not user.is_authenticated:
-        raise ChallengeError("Log in to withdraw a rematch offer.", "forbidden")
+        raise ChallengeError("Sign in to withdraw a rematch offer.", "forbidden")
     with transaction.atomic():
         offer = _lock_offer(offer_id)
         if offer.offered_by_id != user.pk:
@@ -528,6 +548,7 @@ def expire_due() -> int:
         expired += Challenge.objects.filter(pk__in=[c.pk for c in due]).update(state=State.EXPIRED, answered_at=now)
         for challenge in due:
             challenge.state, challenge.answered_at = State.EXPIRED, now
+            _waiting_changed(challenge)
             _tell_expired(challenge)
     for offer_id in RematchOffer.objects.filter(state=State.PENDING, expires_at__lte=now).values_list("pk", flat=True):
         with transaction.atomic():

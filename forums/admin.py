@@ -2,7 +2,7 @@ from django.contrib import admin
 
 from portal.markdown import render_markdown
 
-from .models import Forum, ModerationLog, Post, Topic
+from .models import Forum, ModerationLog, Post, PostReport, Topic
 
 
 @admin.register(Forum)
@@ -38,3 +38,14 @@ class ModerationLogAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False  # the log is a record, not a draft
+
+
+@admin.register(PostReport)
+class PostReportAdmin(admin.ModelAdmin):
+    """Read-only: the moderators deal with reports on the forum's queue (/forum/reports/)."""
+
+    list_display = ["__str__", "reporter", "created_at", "outcome", "resolved_by"]
+    list_filter = ["outcome"]
+    list_select_related = ["reporter", "resolved_by"]
+    raw_id_fields = ["post", "reporter", "resolved_by"]
+    readonly_fields = ["post", "reporter", "reason", "created_at", "outcome", "resolved_by", "resolved_at"]

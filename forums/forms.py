@@ -1,6 +1,6 @@
 from django import forms
 
-from .models import Forum, Post, Topic
+from .models import Forum, Post, PostReport, Topic
 
 MARKDOWN_HELP = "Markdown: **bold**, *italic*, - lists, > quotes, `code`, [links](https://…). HTML is shown as text."
 
@@ -50,6 +50,15 @@ class ReasonForm(forms.Form):
         max_length=1000,
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="Kept in the moderation log and shown to moderators.",
+    )
+
+
+class ReportForm(forms.Form):
+    reason = forms.CharField(
+        label="What is wrong with this post?",
+        max_length=PostReport.REASON_MAX,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Only the moderators read it.",
     )
 
 

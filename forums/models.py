@@ -150,3 +150,40 @@ class ModerationLog(models.Model):
 
     def __str__(self):
         return f"{self.moderator}: {self.get_action_display()} ({self.created_at:%Y-%m-%d %H:%M})"
+
+
+class PostReport(models.Model):
+    """A member's word to the moderators that a post breaks the rules: one per member and
+    post, open until a moderator dismisses it or deletes the post."""
+
+    class Outcome(models.TextChoices):
+        OPEN = "open", "Open"
+        DISMISSED = "dismissed", "Dismissed"
+        POST_DELETED = "post_deleted", "Post deleted"
+
+    REASON_MAX = 500
+
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="forum_reports")
+    reason = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices, default=Outcome.OPEN)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["post", "reporter"], name="one_report_per_member_and_post")]
+        indexes = [models.Index(fields=["outcome", "created_at"])]
+
+    def __str__(self):
+        return f"{self.reporter} reported post {self.post_id}: {self.reason[:40]}"
+
+    def get_absolute_url(self):
+        return reverse("forum-reports")
+
+    @property
+    def is_open(self) -> bool:
+        return self.outcome == self.Outcome.OPEN

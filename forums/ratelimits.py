@@ -35,7 +35,22 @@ POSTS = SlidingWindow(
     Rate(30, 3600, "30 posts an hour"),
 )
 
+# Reports of posts to the moderators: enough for a member who meets a bad thread, too few to
+# flood the moderators' queue.
+REPORTS = SlidingWindow(
+    "forums.report",
+    Rate(5, 600, "5 reports in 10 minutes"),
+    Rate(20, 86400, "20 reports a day"),
+)
+
 _wait = wait_words
+
+
+def report_refusal_words(refusal: Refusal) -> str:
+    """Why a report of a post is refused for now."""
+    if refusal.rate is None:
+        return "Your previous report is still being saved. Try again in a moment."
+    return f"You are reporting too often: the moderators take {refusal.rate.words}. Try again in {_wait(refusal.wait)}."
 
 
 def refusal_words(refusal: Refusal, *, text_kept: bool) -> str:

@@ -9,7 +9,7 @@ from django.contrib.postgres.fields import ArrayField
 from django.db import OperationalError, connection, transaction
 from django.db.models import BigIntegerField, Count, F, Func, OuterRef, Q, Subquery, Value
 
-from .models import Forum, ModerationLog, Post, Topic
+from .models import Forum, ModerationLog, Post, PostReport, Topic
 
 TOPICS_PER_PAGE = 25
 POSTS_PER_PAGE = 20
@@ -261,6 +261,13 @@ def forum_feed_posts(forum, limit: int = FEED_ITEMS):
         Post.objects.filter(VISIBLE_POST, topic__forum=forum)
         .select_related("topic", "author")
         .order_by("-created_at", "-id")[:limit]
+    )
+
+
+def open_reports():
+    """The moderators' queue: reports not yet dealt with, oldest first, with their posts."""
+    return PostReport.objects.filter(outcome=PostReport.Outcome.OPEN).select_related(
+        "reporter", "post", "post__author", "post__topic"
     )
 
 

@@ -23,8 +23,8 @@ from portal.markdown import render_markdown
 from portal.rate_limits import Attempt, Refusal
 
 from . import ratelimits, selectors
-from .models import GENERAL_SLUG, Forum, ModerationLog, Post, Topic
-from .signals import post_replied
+from .models import GENERAL_SLUG, Forum, ModerationLog, Post, PostReport, Topic
+from .signals import post_replied, post_reported
 
 
 class ForumError(ServiceError):
@@ -92,7 +92,7 @@ def forum_ensure_for_games(*, using: str = "default") -> list[Forum]:
 
 def _require_user(user) -> None:
     if user is None or not user.is_authenticated:
-        raise PermissionDenied("Log in to post in the forum.")
+        raise PermissionDenied("Sign in to post in the forum.")
 
 
 def _clean_title(title: str) -> str:
@@ -352,6 +352,7 @@ def post_hide(*, post_id: int, moderator, reason: str) -> Post:
         post.hidden_by = moderator
         post.hidden_reason = reason
         post.save(update_fields=["hidden_at", "hidden_by", "hidden_reason"])
+        _resolve_reports(post.reports.all(), moderator, PostReport.Outcome.POST_DELETED)
         author = post.author.username if post.author else "a deleted user"
         _log(
             moderator=moderator,
@@ -362,3 +363,65 @@ def post_hide(*, post_id: int, moderator, reason: str) -> Post:
             detail=f"post by {author} in {post.topic.title}",
         )
     return post
+
+
+# --- Reports of posts ------------------------------------------------------------------------
+
+
+def post_report(*, post_id: int, user, reason: str) -> PostReport:
+    """A signed-in member tells the moderators that a visible post breaks the rules, once per
+    post, within the reporting limit (``ratelimits.REPORTS``); the moderators are told."""
+    if user is None or not user.is_authenticated:
+        raise PermissionDenied("Sign in to report a post.")
+    reason = (reason or "").strip()
+    if not reason:
+        raise ForumError("Say what is wrong with the post: the moderators read it.")
+    if len(reason) > PostReport.REASON_MAX:
+        raise ForumError(f"Keep the reason under {PostReport.REASON_MAX} characters.")
+    post = Post.objects.select_related("topic", "author").filter(pk=post_id).first()
+    if post is None or post.is_hidden or post.topic.is_hidden:
+        raise ForumError("That post does not exist.", "not_found")
+    if post.author_id == user.pk:
+        raise ForumError("You cannot report your own post; edit it instead.")
+    if PostReport.objects.filter(post=post, reporter=user).exists():
+        raise ForumError("You have already reported this post; the moderators will look at it.", "already_reported")
+    with ratelimits.REPORTS.attempt(user.pk) as attempt:
+        if attempt.refusal is not None:
+            raise ForumError(ratelimits.report_refusal_words(attempt.refusal), "rate_limited")
+        try:
+            with transaction.atomic():
+                report = PostReport.objects.create(post=post, reporter=user, reason=reason)
+        except IntegrityError:
+            raise ForumError(
+                "You have already reported this post; the moderators will look at it.", "already_reported"
+            ) from None
+        attempt.count()
+    author = post.author.username if post.author else "a former member"
+    text = f"{user.username} reported a post by {author} in “{post.topic.title}”."
+    transaction.on_commit(
+        lambda: post_reported.send_robust(
+            sender=PostReport, report_id=report.pk, text=text, url=report.get_absolute_url()
+        )
+    )
+    return report
+
+
+def report_dismiss(*, report_id: int, moderator) -> PostReport:
+    """A moderator finds nothing wrong: the post's open reports leave the queue, the post stays."""
+    _require_moderator(moderator)
+    with transaction.atomic():
+        report = PostReport.objects.select_for_update().filter(pk=report_id).first()
+        if report is None:
+            raise ForumError("That report does not exist.", "not_found")
+        if not report.is_open:
+            raise ForumError("That report is already dealt with.")
+        _resolve_reports(PostReport.objects.filter(post_id=report.post_id), moderator, PostReport.Outcome.DISMISSED)
+        report.refresh_from_db()
+    return report
+
+
+def _resolve_reports(reports, moderator, outcome: str) -> int:
+    """Close the open ones among ``reports`` with ``outcome``."""
+    return reports.filter(outcome=PostReport.Outcome.OPEN).update(
+        outcome=outcome, resolved_by=moderator, resolved_at=timezone.now()
+    )

@@ -4,3 +4,7 @@ from django.dispatch import Signal
 
 # Sent once a reply to a topic is committed; receivers get ``post_id`` (the reply).
 post_replied = Signal()
+
+# Sent once a report of a post is committed; receivers get ``report_id``, ``text`` and ``url``
+# (the moderators' queue).
+post_reported = Signal()

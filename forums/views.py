@@ -21,7 +21,7 @@ from portal import refusals
 from portal.pagination import paginate
 
 from . import ratelimits, selectors, services
-from .forms import MoveForm, PostEditForm, PostForm, ReasonForm, SearchForm, TopicForm
+from .forms import MoveForm, PostEditForm, PostForm, ReasonForm, ReportForm, SearchForm, TopicForm
 
 RATE_LIMITED = 429
 SEARCH_STOPPED = 503
@@ -210,6 +210,27 @@ def post_edit(request, post_id):
 
 
 @login_required
+def post_report(request, post_id):
+    """A member reports a post to the moderators, with a reason."""
+    post = _post_or_404(request, post_id)
+    if post.is_hidden:
+        raise Http404("This post was deleted")
+    form = ReportForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            with refusals.on_form(form) as refused:
+                services.post_report(post_id=post.pk, user=request.user, reason=form.cleaned_data["reason"])
+                messages.success(request, "Thank you: the moderators will look at the post.")
+                return redirect(post)
+            status = _refused_status(refused)
+        else:
+            status = 400
+    context = {"post": post, "topic": post.topic, "forum": post.topic.forum, "form": form}
+    return render(request, "forums/post_report.html", context, status=status)
+
+
+@login_required
 def discuss_match(request, match_id):
     """Discuss a match: go to its topic if one is open; otherwise a form with a proposed
     title and first post, which nothing posts until the person sends it."""
@@ -356,3 +377,21 @@ def moderation_log(request):
     _require_moderator(request)
     page = paginate(selectors.moderation_log(), 50, request.GET.get("page"))
     return render(request, "forums/moderation_log.html", {"page": page})
+
+
+@login_required
+def report_queue(request):
+    """The moderators' queue of open reports, oldest first."""
+    _require_moderator(request)
+    page = paginate(selectors.open_reports(), 50, request.GET.get("page"))
+    return render(request, "forums/reports.html", {"page": page})
+
+
+@require_POST
+@login_required
+def report_dismiss(request, report_id):
+    _require_moderator(request)
+    with refusals.as_message(request):
+        services.report_dismiss(report_id=report_id, moderator=request.user)
+        messages.success(request, "The report is dismissed; the post stays.")
+    return redirect("forum-reports")

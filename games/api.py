@@ -6,6 +6,7 @@ import datetime
 import functools
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, StreamingHttpResponse
@@ -14,18 +15,28 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.decorators import api_view, content_negotiation_class, permission_classes, renderer_classes
+from rest_framework.decorators import (
+    api_view,
+    content_negotiation_class,
+    parser_classes,
+    permission_classes,
+    renderer_classes,
+)
+from rest_framework.exceptions import ParseError
 from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.parsers import BaseParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from portal.api_errors import ErrorSerializer
+from portal.json_limits import BoundedJSONParser
 from portal.pagination import StrictPageNumberPagination, page_of, paginated
 
 from . import exports, records, selectors, services
 from .engines import all_games
 from .models import ChatMessage, Match
+from .services import imports
 
 # A stale or finished refusal of these codes carries the match as the caller sees it, to resync.
 RESYNC_CODES = ("stale", "finished")
@@ -58,6 +69,9 @@ class MatchCreateSerializer(serializers.Serializer):
     speed = serializers.ChoiceField(choices=Match.Speed.values, required=False, default="live")
     seconds_per_move = serializers.IntegerField(required=False, allow_null=True, default=None)
     days_per_move = serializers.IntegerField(required=False, allow_null=True, default=None)
+    accepts_bots = serializers.BooleanField(
+        required=False, default=False, help_text="Whether people's bot accounts may take a free seat."
+    )
 
 
 class ActSerializer(serializers.Serializer):
@@ -87,7 +101,18 @@ class MatchSummarySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Match
-        fields = ["id", "game", "num_players", "status", "version", "rated", "speed", "created_at", "seats"]
+        fields = [
+            "id",
+            "game",
+            "num_players",
+            "status",
+            "version",
+            "rated",
+            "speed",
+            "accepts_bots",
+            "created_at",
+            "seats",
+        ]
 
     def get_seats(self, match) -> list[dict]:
         return selectors.seats_json(match)
@@ -114,6 +139,9 @@ class SeatOutSerializer(serializers.Serializer):
     timed_out = serializers.BooleanField()
     place = serializers.IntegerField(allow_null=True)
     score = serializers.IntegerField(allow_null=True)
+    record_name = serializers.CharField(
+        allow_null=True, help_text="In an imported match (no account seated): the player its record named."
+    )
 
 
 class ClocksSerializer(serializers.Serializer):
@@ -167,6 +195,9 @@ class SnapshotSerializer(serializers.Serializer):
     prompt_others = serializers.CharField(
         help_text="What the seat to move does now, in words naming it, for everyone else (the seat "
         "to move reads view.prompt, said to it)."
+    )
+    outcome = serializers.CharField(
+        help_text="A finished match's result in one sentence: who won and why (empty before it ends)."
     )
     chat = ChatMessageOutSerializer(many=True, required=False)
 
@@ -272,6 +303,7 @@ def matches(request):
         speed=data["speed"],
         seconds_per_move=data["seconds_per_move"],
         days_per_move=data["days_per_move"],
+        accepts_bots=data["accepts_bots"],
     )
     match = selectors.match_with_seats(match.pk)
     body = selectors.match_payload(match, request.user, chat=False)
@@ -448,6 +480,37 @@ class MatchExportSerializer(serializers.Serializer):
     seats = ExportSeatSerializer(many=True)
     moves = ExportMoveSerializer(many=True)
     record = serializers.CharField(help_text=f"The match as a text record ({records.FORMAT}, docs/RECORDS.md).")
+    imported = serializers.BooleanField(help_text="Imported from a record (its players are names, not accounts).")
+
+
+class RecordImportSerializer(serializers.Serializer):
+    record = serializers.CharField(
+        trim_whitespace=False, help_text=f"One game record in the text format ({records.FORMAT}, docs/RECORDS.md)."
+    )
+
+
+class RecordRefusedSerializer(ErrorSerializer):
+    line = serializers.IntegerField(required=False, help_text="The line of the record at fault, when there is one.")
+
+
+class RecordTextParser(BaseParser):
+    """A record sent as it is, ``Content-Type: text/x-territory-game-record`` (or ``text/plain``)."""
+
+    media_type = f"{records.MEDIA_TYPE}"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = settings.JSON_MAX_BYTES  # as a record sent in JSON
+        data = stream.read(limit + 1) if stream is not None else b""
+        if len(data) > limit:
+            raise ParseError(f"A record is at most {limit} bytes.")
+        try:
+            return {"record": data.decode("utf-8")}
+        except UnicodeDecodeError as exc:
+            raise ParseError("A record is UTF-8 text.") from exc
+
+
+class PlainRecordParser(RecordTextParser):
+    media_type = "text/plain"
 
 
 EXPORT_FILTERS = [
@@ -591,3 +654,36 @@ def matches_export(request):
 def player_matches_export(request, username):
     user = get_object_or_404(get_user_model(), username__iexact=username, is_active=True)
     return _export_stream(request, user=user)
+
+
+@extend_schema(
+    operation_id="matches_import",
+    summary="Import a game record",
+    description='A finished game in the text format of docs/RECORDS.md (as JSON `{"record": ...}`, or the '
+    f"text itself as `{records.MEDIA_TYPE}` or `text/plain`), replayed through its game's rules and kept as "
+    "a finished, unrated, public match whose players are the record's names (no account's). The answer is "
+    "its export. A record that does not replay, or is not a finished game, is refused with 400, the line at "
+    "fault and why; nothing is kept. At most 30 imports in 10 minutes per person.",
+    request={
+        "application/json": RecordImportSerializer,
+        records.MEDIA_TYPE: {"type": "string"},
+        "text/plain": {"type": "string"},
+    },
+    responses={201: MatchExportSerializer, 400: RecordRefusedSerializer, 429: ErrorSerializer},
+)
+@api_view(["POST"])
+@parser_classes([BoundedJSONParser, RecordTextParser, PlainRecordParser])
+@permission_classes([IsAuthenticated])
+def matches_import(request):
+    serializer = RecordImportSerializer(data=request.data)
+    if not serializer.is_valid():
+        return Response(
+            {
+                "code": "bad_request",
+                "message": 'Send a record: {"record": "[Format ..."}.',
+                "errors": serializer.errors,
+            },
+            status=400,
+        )
+    match = imports.record_import(user=request.user, text=serializer.validated_data["record"])
+    return Response(exports.match_json(exports.one(match.pk) or match), status=status.HTTP_201_CREATED)

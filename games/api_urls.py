@@ -9,6 +9,7 @@ urlpatterns = [
     path("games/", api.games, name="api-games"),
     path("matches/", api.matches, name="api-matches"),
     path("matches/export/", api.matches_export, name="api-matches-export"),
+    path("matches/import/", api.matches_import, name="api-matches-import"),
     path("players/<str:username>/matches/export/", api.player_matches_export, name="api-player-matches-export"),
     path("matches/<row_id:match_id>/", api.match_detail, name="api-match"),
     path("matches/<row_id:match_id>/moves/", api.match_moves, name="api-match-moves"),

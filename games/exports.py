@@ -75,12 +75,16 @@ def match_record(match: Match, *, stored: list[Move] | None = None) -> records.R
     for key, moment in (("Started", match.started_at), ("Date", match.finished_at)):
         if moment is not None:
             headers[key] = _when(moment) or ""
+    names = [seat.user.username if seat.user else None for seat in seats]
+    if match.imported_from:  # the players and headers of the record it was imported from
+        headers.update(match.imported_from.get("headers", {}))
+        names = match.imported_from.get("names", names)
     seat_records = []
-    for seat in seats:
+    for seat, name in zip(seats, names, strict=True):
         change = ratings.get(seat.user_id) if seat.user_id is not None else None
         seat_records.append(
             records.SeatRecord(
-                name=seat.user.username if seat.user else None,
+                name=name,
                 quit="resigned" if seat.resigned else "timed out" if seat.timed_out else "",
                 rating_before=change.before if change else None,
                 rating_after=change.after if change else None,
@@ -135,6 +139,7 @@ def match_json(match: Match, *, stored: list[Move] | None = None) -> dict:
             for index, (seat, action) in enumerate(record.moves)
         ],
         "record": records.write(record),
+        "imported": match.imported_from is not None,
     }
 
 

@@ -156,8 +156,9 @@ class GameForm(forms.Form):
 
 class MatchCreateForm(GameForm):
     visibility = forms.ChoiceField(choices=Match.Visibility.choices, initial=Match.Visibility.PUBLIC)
+    accepts_bots = forms.BooleanField(required=False, label="Accepts bots (people's bot accounts may take a free seat)")
 
-    field_order = ["game", "num_players", "time_control", "rated", "visibility"]
+    field_order = ["game", "num_players", "time_control", "rated", "visibility", "accepts_bots"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -165,7 +166,8 @@ class MatchCreateForm(GameForm):
         self.fields["rated"].initial = True
 
     def match_terms(self) -> dict:
-        return {**super().match_terms(), "visibility": self.cleaned_data["visibility"]}
+        data = self.cleaned_data
+        return {**super().match_terms(), "visibility": data["visibility"], "accepts_bots": data["accepts_bots"]}
 
 
 def _computer_default_players(counts) -> int:

@@ -61,6 +61,14 @@ class Match(models.Model):
     # The latest version at which moves were taken back: an engine state remembered from
     # before it cannot be brought up to date by appending moves (games.state_cache).
     rewound_version = models.PositiveIntegerField(default=0)
+    # Whether a person's bot account may take a free seat from the lobby (the creator's choice,
+    # off unless asked for). A challenge's, a rematch's or a tournament table's match seats
+    # exactly the players chosen, and the site's bots are seated by the creator: neither asks.
+    accepts_bots = models.BooleanField(default=False)
+    # A match imported from a game record (games.services.imports): the players the record
+    # named ({"names": [...]}: it seats no account) and its other headers; null for a match
+    # played here.
+    imported_from = models.JSONField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "matches"

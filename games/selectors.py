@@ -12,6 +12,7 @@ from django.utils import timezone
 from . import replays, state_cache
 from .engines import get_game
 from .models import ChatMessage, Match, Move, Seat
+from .outcome import outcome_words
 from .seat_names import seat_names
 
 CHAT_HISTORY = 50
@@ -29,6 +30,8 @@ def seat_of(match: Match, user, seats: list[Seat] | None = None) -> int | None:
 
 def seats_json(match: Match, seats: list[Seat] | None = None) -> list[dict]:
     result = []
+    # An imported match seats no account: its players are the names its record gave.
+    names = (match.imported_from or {}).get("names") or []
     for seat in match.seats.all() if seats is None else seats:
         user = seat.user
         result.append(
@@ -42,6 +45,7 @@ def seats_json(match: Match, seats: list[Seat] | None = None) -> list[dict]:
                 "timed_out": seat.timed_out,
                 "place": seat.place,
                 "score": seat.score,
+                "record_name": names[seat.index] if user is None and seat.index < len(names) else None,
             }
         )
     return result
@@ -131,7 +135,16 @@ def _shared_payload(match: Match, state, seats_part: list[dict], clocks: dict) -
         "moves": len(state.history),
         "takeback": takeback_json(match),
         "prompt_others": state.prompt_others(),
+        "outcome": _outcome(match, state, seats_part),
     }
+
+
+def _outcome(match: Match, state, seats_part: list[dict]) -> str:
+    """A finished match's result in one sentence (``games.outcome``); "" before it ends."""
+    if match.status != Match.Status.FINISHED:
+        return ""
+    names = seat_names([s["username"] for s in seats_part], state.view(None).get("seat_colours"))
+    return outcome_words(names, seats_part, match.end_reason, state.end_words() if state.is_terminal() else "")
 
 
 def _own_payload(match: Match, state, seat: int | None, seats_part: list[dict], view: dict | None = None) -> dict:
@@ -152,6 +165,8 @@ def headline(payload: dict) -> str:
     rolled 6: place a marker...") for the seat to move, the shared ``prompt_others`` naming
     that seat ("Blue rolled 6 and places a marker...") for the other seats and spectators.
     The match page picks the same way (static/js/match.js, ``headline``)."""
+    if payload.get("outcome"):
+        return payload["outcome"]  # a finished match: who won and why
     view = payload["view"]
     mine = payload["seat"] is not None and payload["seat"] == view.get("current_player")
     return view.get("prompt", "") if mine else payload["prompt_others"]
@@ -310,7 +325,9 @@ def live_matches(game: str | None = None, limit: int = 12):
 
 
 def latest_finished(game: str | None = None, limit: int = 10):
-    qs = Match.objects.filter(status=Match.Status.FINISHED, visibility=Match.Visibility.PUBLIC)
+    qs = Match.objects.filter(
+        status=Match.Status.FINISHED, visibility=Match.Visibility.PUBLIC, imported_from__isnull=True
+    )
     if game:
         qs = qs.filter(game=game)
     return qs.prefetch_related(

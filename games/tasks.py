@@ -17,7 +17,7 @@ from portal import metrics
 
 from . import bot_queue, services, state_cache
 from .bot_runner import runner
-from .bots import MCTSBot, get_bot
+from .bots import MCTSBot, forced_action, get_bot
 from .models import Match, Seat
 
 log = logging.getLogger(__name__)
@@ -115,7 +115,16 @@ def bot_act(self, match_id: int, version: int, lease: list[str] | None = None) -
             _next_turns(lease)
 
 
+# A bot's turn of several actions in a row (the dice game's rolls and markers, a chit game's
+# builds) is played in one run: each action is committed and broadcast as it is made, and the
+# next one is chosen at once, without queueing the turn again. Past this many seconds the next
+# action goes back to the queue as a new turn, so one run stays well inside the task's limits.
+TURN_SECONDS = 8.0
+
+
 def _play_bot(match_id: int, version: int) -> str | None:
+    """Play the bot's turn from ``version``: every action in a row of the seat to move; the
+    last action played, or None if there was nothing to do."""
     match = Match.objects.filter(pk=match_id, version=version, status=Match.Status.ACTIVE).first()
     if match is None or match.to_move is None:
         return None
@@ -123,23 +132,39 @@ def _play_bot(match_id: int, version: int) -> str | None:
     bot_name = seat.bot_name()
     if not bot_name:
         return None
-    state = state_cache.load(match)
     metrics.bot_waited(bot_name, (timezone.now() - match.updated_at).total_seconds())
     bot = get_bot(bot_name)
     started = time.perf_counter()
-    action = bot.choose(state, seat.index)
+    played = None
+    while True:
+        action = _choose(bot, bot_name, state_cache.load(match), seat.index, match)
+        plays_on = time.perf_counter() - started < TURN_SECONDS
+        try:
+            match = services.match_act(
+                match_id=match_id, action=action, version=match.version, seat_index=seat.index, plays_on=plays_on
+            ).match
+        except services.MatchError as exc:
+            if exc.code in ("stale", "finished"):
+                return played  # somebody else acted first: nothing more to do
+            raise
+        played = action
+        if not plays_on or match.status != Match.Status.ACTIVE or match.to_move != seat.index:
+            return played
+
+
+def _choose(bot, bot_name: str, state, seat: int, match: Match) -> str:
+    """The bot's action for ``seat``: a forced one at once, else what the bot's search finds."""
+    forced = forced_action(state)
+    if forced is not None:
+        return forced
+    started = time.perf_counter()
+    action = bot.choose(state, seat)
     metrics.bot_thought(bot_name, time.perf_counter() - started)
     if isinstance(bot, MCTSBot) and bot.last_search().capped:
         metrics.bot_safety_stop(bot_name, match.game)
         log.warning(
-            "%s hit its safety cap in match %s (%s): the move is weaker than its level", bot_name, match_id, match.game
+            "%s hit its safety cap in match %s (%s): the move is weaker than its level", bot_name, match.pk, match.game
         )
-    try:
-        services.match_act(match_id=match_id, action=action, version=version, seat_index=seat.index)
-    except services.MatchError as exc:
-        if exc.code in ("stale", "finished"):
-            return None  # somebody else acted first: nothing to do
-        raise
     return action
 
 

@@ -61,6 +61,7 @@ def _player_counts() -> list[int]:
 
 
 OPEN_AREAS = ["open", "people"]
+LOBBY_PERSONAL_SECONDS = 10
 LIVE_AREAS = ["open", "finished", "people"]
 
 
@@ -102,16 +103,17 @@ def _lobby_forms(game: str | None) -> page_cache.Rendered:
 
 async def lobby(request):
     """The lobby, an async view: served in the event loop while its lists are in the page cache."""
-    user = await viewer(request)
     if request.GET.get("part") == "open":  # the page refreshing its list (static/js/lobby.js)
 
         async def build_part():
+            await viewer(request)
             context = {"open_matches": await _open_matches_fragment(request)}
             return render(request, "games/_open_matches_part.html", context)
 
         return await page_cache.whole_page(request, OPEN_AREAS, build_part)
 
     async def build():
+        user = await viewer(request)
         context = {"open_matches": await _open_matches_fragment(request)}
         # The watch list: public matches being played, shown whatever the list's filters.
         context.update(await page_cache.acached("lobby-live", LIVE_AREAS, {"live_matches": sections.live_matches}))
@@ -122,7 +124,11 @@ async def lobby(request):
         # Rendered in a thread: the page lists the challenges waiting for the viewer (a query).
         return await sync_to_async(render)(request, "games/lobby.html", context)
 
-    return await page_cache.whole_page(request, [*OPEN_AREAS, *LIVE_AREAS], build)
+    # Kept for a signed-in visitor a little only: a challenge waiting for them leaves the list
+    # when its time is up, which no write marks.
+    return await page_cache.whole_page(
+        request, [*OPEN_AREAS, *LIVE_AREAS], build, personal_seconds=LOBBY_PERSONAL_SECONDS
+    )
 
 
 @login_required

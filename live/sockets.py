@@ -195,6 +195,8 @@ class JsonSocket(AsyncWebsocketConsumer):
         """What a frame this socket does not take is told."""
         if not isinstance(frame, dict):
             return "A message is a JSON object with a type."
+        if frame.get("type") == "auth":  # a token comes only first, on a socket opened to wait for it
+            return 'A token is sent only as the first frame of a socket opened with "?auth=frame".'
         return f"Unknown message type {str(frame.get('type'))[:20]!r}."
 
     async def frame_ping(self, frame: dict) -> None:

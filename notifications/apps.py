@@ -6,7 +6,7 @@ class NotificationsConfig(AppConfig):
 
     def ready(self):
         from challenges.signals import challenge_answered, challenge_received, rematch_closed, rematch_offered
-        from forums.signals import post_replied
+        from forums.signals import post_replied, post_reported
         from games.signals import match_finished, open_matches_changed
 
         from . import receivers
@@ -18,3 +18,4 @@ class NotificationsConfig(AppConfig):
         rematch_closed.connect(receivers.rematch_closed, dispatch_uid="notifications.rematch_closed")
         open_matches_changed.connect(receivers.seats_changed, dispatch_uid="notifications.seats_changed")
         post_replied.connect(receivers.post_replied, dispatch_uid="notifications.post_replied")
+        post_reported.connect(receivers.post_reported, dispatch_uid="notifications.post_reported")

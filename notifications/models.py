@@ -14,6 +14,7 @@ class Notification(models.Model):
         REMATCH_OFFERED = "rematch_offered", "Rematch offered"
         FORUM_REPLY = "forum_reply", "Forum reply"
         TABLE_READY = "table_ready", "Your table is ready"
+        POST_REPORTED = "post_reported", "Post reported"
 
     TEXT_MAX = 300
 

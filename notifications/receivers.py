@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import logging
 
+from django.contrib.auth import get_user_model
+
 from games.models import Seat
 
 from . import services, tasks
@@ -67,3 +69,12 @@ def seats_changed(sender, match_id, **kwargs) -> None:
         .values_list("user_id", flat=True)
     )
     services.tell_users(list(people), seats=True)
+
+
+def post_reported(sender, report_id, text, url, **kwargs) -> None:
+    """A member reported a forum post: the moderators are told, once while they have an unread
+    word of reports (the queue lists them all)."""
+    moderators = get_user_model().objects.filter(is_staff=True, is_active=True).values_list("pk", flat=True)
+    services.notify(
+        user_ids=list(moderators), kind=Notification.Kind.POST_REPORTED, text=text, url=url, key="forum-reports"
+    )

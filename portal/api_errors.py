@@ -45,7 +45,7 @@ def api_exception_handler(exc, context):
         return response
     code = next((code for kind, code in CODE_FOR.items() if isinstance(exc, kind)), "bad_request")
     if isinstance(exc, exceptions.NotAuthenticated):
-        message = "Log in to do that."
+        message = "Sign in to do that."
     elif isinstance(exc, exceptions.ValidationError):
         message = "Some fields are missing or wrong; see errors."
     else:

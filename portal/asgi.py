@@ -15,7 +15,13 @@ from django.urls import re_path  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from live.bridge import ServerLoop  # noqa: E402
 from notifications.routing import websocket_urlpatterns as me_urlpatterns  # noqa: E402
-from portal.sockets import OriginOrToken, SocketsPerAddressLimit, TokenAuth, UnknownPathConsumer  # noqa: E402
+from portal.sockets import (  # noqa: E402
+    FirstFrameToken,
+    OriginOrToken,
+    SocketsPerAddressLimit,
+    TokenAuth,
+    UnknownPathConsumer,
+)
 from tournaments.routing import websocket_urlpatterns as tournament_sockets  # noqa: E402
 
 # A path no route serves is refused at the handshake (URLRouter alone raises: a 500 and a
@@ -28,7 +34,9 @@ application = ServerLoop(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": SocketsPerAddressLimit(OriginOrToken(AuthMiddlewareStack(TokenAuth(URLRouter(sockets))))),
+            "websocket": SocketsPerAddressLimit(
+                FirstFrameToken(OriginOrToken(AuthMiddlewareStack(TokenAuth(URLRouter(sockets)))))
+            ),
         }
     )
 )

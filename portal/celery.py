@@ -6,6 +6,7 @@ run_clocks``, which runs the same jobs at the same intervals when there is no be
 run``). A new job is one line here.
 """
 
+import logging
 import os
 import socket
 import time
@@ -19,6 +20,7 @@ from celery.signals import (
     task_failure,
     task_postrun,
     task_prerun,
+    worker_init,
     worker_process_init,
     worker_ready,
     worker_shutdown,
@@ -28,6 +30,7 @@ from . import logs, metrics, readiness
 from .redis_pool import RedisDown, breaker_for, unreachable
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,31 @@ def _own_database_pool(**kwargs):
     from django.db.backends.postgresql.base import DatabaseWrapper  # noqa: PLC0415
 
     DatabaseWrapper._connection_pools.clear()
+
+
+def cores() -> int:
+    """The cores this process may run on (its affinity, which a container's cpuset narrows)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+@worker_init.connect
+def _concurrency_within_cores(sender=None, **kwargs):
+    """A prefork worker never runs more children than its cores: bots think on the CPU, and a
+    child beyond the cores only slices the others' time, so a level's search would take longer
+    on the wall clock for nothing (its strength is its iteration budget, which stays, but its
+    reply time would not). ``--concurrency auto`` is left to Celery, which sizes it the same way;
+    thread pools (a task waiting on I/O) are not limited."""
+    from celery.concurrency.prefork import TaskPool  # noqa: PLC0415
+
+    asked = getattr(sender, "concurrency", None)
+    if not isinstance(asked, int) or not (isinstance(sender.pool_cls, type) and issubclass(sender.pool_cls, TaskPool)):
+        return
+    limit = cores()
+    if asked > limit:
+        log.warning(
+            "worker concurrency %d is more than the %d core(s) this worker may use: using %d", asked, limit, limit
+        )
+        sender.concurrency = limit
 
 
 # -- what the operators see of the tasks: metrics, log context, heartbeats ---------------------

@@ -21,6 +21,7 @@ HTTP_STATUS: dict[str, int] = {
     # The request itself is wrong: a bad value, an illegal action.
     "bad_request": BAD_REQUEST,
     "illegal": BAD_REQUEST,
+    "bad_record": BAD_REQUEST,  # a game record that does not replay (games.services.imports)
     # Not allowed to the caller.
     "forbidden": FORBIDDEN,
     "not_seated": FORBIDDEN,
@@ -28,6 +29,7 @@ HTTP_STATUS: dict[str, int] = {
     "not_entered": FORBIDDEN,  # tournaments: that player has not entered
     "rated": FORBIDDEN,  # takebacks: never in a rated match
     "own_bot": FORBIDDEN,  # a bot account never plays a rated match against its owner
+    "bots_not_accepted": FORBIDDEN,  # a bot account where the creator did not let bots in
     "not_yours": FORBIDDEN,  # takebacks: the asker does not answer their own request
     # Nothing there (or not visible to the caller).
     "not_found": NOT_FOUND,
@@ -51,6 +53,7 @@ HTTP_STATUS: dict[str, int] = {
     "too_many_bots": CONFLICT,  # bot accounts: one person's cap
     "name_taken": CONFLICT,
     "bot_paused": CONFLICT,  # a bot account paused after timing out in a row
+    "already_reported": CONFLICT,  # forums: one report per member and post
     # Too often.
     "rate_limited": TOO_MANY_REQUESTS,
     "throttled": TOO_MANY_REQUESTS,

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 import markdown as _markdown
 import nh3
+from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
 ALLOWED_TAGS = {
@@ -64,6 +65,55 @@ class _LinksAndImages(Treeprocessor):
                     el.set("title", title)
 
 
+_QUOTED_FENCE = re.compile(r"^(?P<quote>(?:> ?)+)(?P<fence>`{3,}|~{3,})[^`]*$")
+
+
+class _QuotedFences(Preprocessor):
+    """A fenced code block inside a quotation ("> ```" ... "> ```", as the forum's quote
+    button writes it) stays a code block: Python-Markdown finds fences only at the start of a
+    line, so each quoted fence becomes the same code indented by four spaces within the
+    quotation, set apart from the text around it."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        out: list[str] = []
+        i = 0
+        while i < len(lines):
+            opening = _QUOTED_FENCE.match(lines[i])
+            closing = self._closing(lines, i, opening) if opening else None
+            if opening is None or closing is None:
+                out.append(lines[i])
+                i += 1
+                continue
+            depth = opening["quote"].count(">")
+            prefix = "> " * depth
+            out.append(prefix.rstrip())
+            for line in lines[i + 1 : closing]:
+                out.append(prefix + "    " + self._unquoted(line, depth))
+            out.append(prefix.rstrip())
+            i = closing + 1
+        return out
+
+    @staticmethod
+    def _closing(lines: list[str], start: int, opening: re.Match) -> int | None:
+        """The line closing the fence opened at ``start``, at the same depth of quotation."""
+        depth, fence = opening["quote"].count(">"), opening["fence"]
+        for j in range(start + 1, len(lines)):
+            quote = re.match(r"^(?:> ?)*", lines[j])
+            assert quote is not None
+            if quote.group().count(">") != depth:
+                return None  # the quotation ended before the fence closed
+            if lines[j][quote.end() :].strip().startswith(fence[0] * len(fence)):
+                return j
+        return None
+
+    @staticmethod
+    def _unquoted(line: str, depth: int) -> str:
+        for _ in range(depth):
+            line = line[1:] if line.startswith(">") else line
+            line = line[1:] if line.startswith(" ") else line
+        return line
+
+
 def _followed(href: str) -> bool:
     try:
         scheme = urlsplit(href.strip()).scheme.lower()
@@ -75,6 +125,7 @@ def _followed(href: str) -> bool:
 def _renderer() -> _markdown.Markdown:
     md = _markdown.Markdown(extensions=["fenced_code", "tables", "sane_lists"], output_format="html")
     md.preprocessors.deregister("html_block")
+    md.preprocessors.register(_QuotedFences(md), "quoted_fences", 30)  # before fenced_code (25)
     md.inlinePatterns.deregister("html")
     md.treeprocessors.register(_LinksAndImages(md), "links_and_images", 15)  # after the inline pass
     return md

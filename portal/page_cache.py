@@ -39,6 +39,7 @@ import hashlib
 import logging
 import re
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
@@ -48,6 +49,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.apps import apps
 from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.core.cache import caches
 from django.db import transaction
 from django.http import HttpResponse
@@ -253,7 +255,7 @@ async def acached(page: str, areas: Iterable[str], builders: dict[str, Callable[
 
 
 # --------------------------------------------------------------------------------------
-# Whole pages, for visitors who bring nothing of their own
+# Whole pages
 #
 # A visitor without a session or messages of their own sees what every such visitor sees: the
 # page is its fragments around parts that are the same for all (the header of someone signed
@@ -261,43 +263,113 @@ async def acached(page: str, areas: Iterable[str], builders: dict[str, Callable[
 # in this process's memory, under its address and the generations of the areas it shows: the
 # next such visitor gets it for one small cache read (the generations) and no render, and a
 # change to one of its areas makes it stale at once, as it does the fragments. A page whose
-# rendering used a CSRF token (a form) is never kept: the token belongs to one visitor.
+# rendering used a CSRF token (a form) is never kept for them: the token belongs to one visitor.
+#
+# A signed-in visitor's page is kept for that visitor's session alone: under the session's key,
+# the account and the password hash's digest the session holds, the visitor's CSRF cookie and
+# the generation of the area ``viewer:<id>`` (what the pages show of the account itself: its
+# name and rights, the challenges waiting for it), besides the page's areas. Their next request
+# for the address reads the session and the generations from the cache (two small reads in the
+# event loop) and gets the page without loading the account or rendering anything. An account
+# saved (a password changed, a name, deactivated) moves its area on, so every session of it is
+# checked afresh by Django's authentication on its next page, as without this cache: a session
+# ended by a sign-out or a password change is never served a kept page. A session that holds
+# messages (``_messages``) or a visitor with a messages cookie gets no kept page.
 
-PAGES_KEPT = 256
-_pages: OrderedDict[tuple, bytes] = OrderedDict()
+PAGES_KEPT = 512
+# A signed-in visitor's page is kept this long at most: should the move of an account's area
+# be lost (the cache unreachable just then), a session it ended gets a kept page no longer.
+SIGNED_IN_SECONDS = 60.0
+_pages: OrderedDict[tuple, tuple[bytes, bool, float | None]] = OrderedDict()
 
 
-def _brings_nothing(request) -> bool:
-    """No session and no message of its own: nothing on the page can be this visitor's."""
+def viewer_area(user_id) -> str:
+    """The area of what the pages show of one account to itself."""
+    return f"viewer:{user_id}"
+
+
+def _no_messages(request) -> bool:
     return (
         request.method == "GET"
-        and settings.SESSION_COOKIE_NAME not in request.COOKIES
         and settings.MESSAGE_STORAGE == "django.contrib.messages.storage.fallback.FallbackStorage"
         and "messages" not in request.COOKIES  # the cookie of that storage
     )
 
 
-async def whole_page(request, areas: Iterable[str], build: Callable[[], Awaitable[HttpResponse]]) -> HttpResponse:
-    """``await build()``, the page of ``request`` showing ``areas``; or, for a visitor who
-    brings nothing of their own, the page built for the last such visitor while the
-    generations of ``areas`` are the same."""
+def _brings_nothing(request) -> bool:
+    """No session and no message of its own: nothing on the page can be this visitor's."""
+    return _no_messages(request) and settings.SESSION_COOKIE_NAME not in request.COOKIES
+
+
+async def _signed_in(request) -> tuple | None:
+    """For a signed-in visitor whose page may be kept: (user id, what else their kept page is
+    kept under), read from the session in the event loop; None for anyone else."""
+    session = getattr(request, "session", None)
+    csrf_secret = request.META.get("CSRF_COOKIE")
+    if not _no_messages(request) or session is None or session.session_key is None:
+        return None
+    user_id = await session.aget(SESSION_KEY)
+    if user_id is None or await session.aget("_messages") is not None:
+        return None
+    digest = await session.aget(HASH_SESSION_KEY)
+    return user_id, (session.session_key, user_id, digest, await session.aget(BACKEND_SESSION_KEY), csrf_secret)
+
+
+async def whole_page(
+    request,
+    areas: Iterable[str],
+    build: Callable[[], Awaitable[HttpResponse]],
+    personal_seconds: float | None = None,
+) -> HttpResponse:
+    """``await build()``, the page of ``request`` showing ``areas``; or the page built for the
+    last visitor who brought nothing of their own, for such a visitor, or for this signed-in
+    visitor's session before, while the generations it was built under are the same. A
+    signed-in visitor's page is kept ``SIGNED_IN_SECONDS`` at most, ``personal_seconds`` when
+    shorter (for what ends with time rather than a write: a challenge expiring)."""
+    areas = list(dict.fromkeys(areas))
     key = None
+    csrf_secret = None
     if _brings_nothing(request):
-        generation_keys = [GENERATION_KEY.format(area) for area in dict.fromkeys(areas)]
-        found = await aget_many(shared_cache(), generation_keys)
-        if all(k in found for k in generation_keys):
-            key = (request.get_full_path(), release(), *(found[k] for k in generation_keys))
-            content = _pages.get(key)
-            if content is not None:
+        who: tuple = ()
+    else:
+        signed_in = await _signed_in(request)
+        if signed_in is None:
+            return await build()
+        user_id, who = signed_in
+        csrf_secret = who[-1]
+        areas.append(viewer_area(user_id))
+    generation_keys = [GENERATION_KEY.format(area) for area in areas]
+    found = await aget_many(shared_cache(), generation_keys)
+    if all(k in found for k in generation_keys):
+        key = (request.get_full_path(), release(), *(found[k] for k in generation_keys), *who)
+        kept = _pages.get(key)
+        if kept is not None:
+            content, csrf_used, until = kept
+            if until is None or time.monotonic() < until:
+                _pages.move_to_end(key)
+                if csrf_used:  # the cookie is sent again, as a render using the token does
+                    request.META["CSRF_COOKIE_NEEDS_UPDATE"] = True
                 return HttpResponse(content)
+    elif who:
+        # First page of this account since the cache was emptied: its area gets a generation.
+        await sync_to_async(generations, thread_sensitive=True)(areas[-1:])
     # Built from what the cache and the database hold now, kept under the generations read
     # before: if a change lands meanwhile, its new generation makes this page stale at once.
     response = await build()
-    if key is not None and response.status_code == 200 and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
-        _pages[key] = response.content
-        while len(_pages) > PAGES_KEPT:
-            _pages.popitem(last=False)
+    csrf_used = bool(request.META.get("CSRF_COOKIE_NEEDS_UPDATE"))
+    if key is not None and response.status_code == 200 and not response.cookies:
+        if who and request.META.get("CSRF_COOKIE") == csrf_secret:  # no new CSRF cookie made
+            seconds = min(SIGNED_IN_SECONDS, personal_seconds if personal_seconds is not None else SIGNED_IN_SECONDS)
+            _keep(key, response.content, csrf_used, time.monotonic() + seconds)
+        elif not who and not csrf_used:
+            _keep(key, response.content, False, None)
     return response
+
+
+def _keep(key: tuple, content: bytes, csrf_used: bool, until: float | None) -> None:
+    _pages[key] = (content, csrf_used, until)
+    while len(_pages) > PAGES_KEPT:
+        _pages.popitem(last=False)
 
 
 # --------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.models import Match
 
-from .page_cache import bump, bump_on_commit
+from .page_cache import bump, bump_on_commit, viewer_area
 
 
 def match_finished(sender, match_id, game: str | None = None, **kwargs) -> None:
@@ -22,14 +22,18 @@ SHOWN_USER_FIELDS = {"username", "is_bot"}
 
 
 def user_saved(sender, instance, created, update_fields=None, raw=False, **kwargs) -> None:
-    # A new account shows nowhere yet; a log-in or a profile edit saves other fields only.
-    if created or raw or (update_fields is not None and not SHOWN_USER_FIELDS & set(update_fields)):
+    if created or raw:  # a new account shows nowhere yet
         return
-    bump_on_commit("people")
+    # Whatever changed (a password, a name, the rights, deactivation): the account's sessions
+    # are checked afresh on their next page, and their pages show it.
+    bump_on_commit(viewer_area(instance.pk))
+    # The others see only the name and the bot flag; a log-in or a profile edit saves other fields.
+    if update_fields is None or SHOWN_USER_FIELDS & set(update_fields):
+        bump_on_commit("people")
 
 
 def user_deleted(sender, instance, **kwargs) -> None:
-    bump_on_commit("people")
+    bump_on_commit("people", viewer_area(instance.pk))
 
 
 def forum_changed(sender, instance, raw=False, **kwargs) -> None:

@@ -68,6 +68,8 @@ else:
     DEBUG = env.bool("DEBUG", default=False)
 
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# A form refused for its CSRF token gets the site's 403 page and what to do about it.
+CSRF_FAILURE_VIEW = "portal.views.csrf_failure"
 
 INSTALLED_APPS = [
     "daphne",
@@ -390,7 +392,7 @@ SPECTACULAR_SETTINGS = {
 
 # --- Login lockout and the client's address ----------------------------------------------
 # One lockout for every way to log in (the site's form, POST /api/auth/token/, /admin/login/):
-# django-axes counts failed log-ins in the database (never the cache, so a Redis outage
+# django-axes counts failed sign-ins in the database (never the cache, so a Redis outage
 # cannot open or break it) and refuses a client that reached any of these limits within the
 # last LOGIN_LOCKOUT_MINUTES, even with the right password. A refused attempt is not counted,
 # so the time the refusal names holds. An administrator unlocks in the admin (Axes > access
@@ -572,6 +574,8 @@ if SENTRY_DSN:
 # Open WebSockets one client address may hold in one server process (portal.sockets); the
 # address is the peer's, or taken through TRUSTED_PROXY_COUNT proxies of our own.
 SOCKETS_PER_ADDRESS = env.int("SOCKETS_PER_ADDRESS", default=100)
+# A socket opened with ?auth=frame sends its API token in its first frame within this many seconds.
+SOCKET_AUTH_SECONDS = env.float("SOCKET_AUTH_SECONDS", default=5)
 # A socket's sign-in is checked again on a writing frame at most this often: a new password or a
 # sign-out closes its sockets at once (live.credentials); this bounds how long one that missed
 # that message may still write, without a query on every move.
@@ -614,6 +618,8 @@ MAX_PENDING_CHALLENGES_PER_PERSON = env.int("MAX_PENDING_CHALLENGES_PER_PERSON",
 # and after how many timeouts in a row a bot account is paused until its owner unpauses it.
 BOT_ACCOUNTS_PER_PERSON = env.int("BOT_ACCOUNTS_PER_PERSON", default=3)
 BOT_ACCOUNT_TIMEOUTS_TO_PAUSE = env.int("BOT_ACCOUNT_TIMEOUTS_TO_PAUSE", default=3)
+# The challenges a bot account may have waiting for an answer at once (a person: the one above).
+BOT_ACCOUNT_PENDING_CHALLENGES = env.int("BOT_ACCOUNT_PENDING_CHALLENGES", default=3)
 # Your-turn e-mail of correspondence matches (notifications): sent only to people away from the
 # site this long, at most once per match in this many hours; links in it start with SITE_URL.
 NOTIFY_AWAY_MINUTES = env.int("NOTIFY_AWAY_MINUTES", default=10)

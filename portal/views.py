@@ -38,9 +38,8 @@ HOME_AREAS = ["finished", "people"]
 
 
 async def home(request):
-    await viewer(request)
-
     async def build():
+        await viewer(request)
         context = await page_cache.acached(
             "home",
             HOME_AREAS,
@@ -58,7 +57,6 @@ async def game_detail(request, slug):
         game = get_game(slug)
     except KeyError:
         raise Http404("No such game") from None
-    user = await viewer(request)
     game_areas, game_builders = game_sections.game_fragments(game)
     fame_areas, fame_builders = ranking_sections.game_fragments(slug)
     tournament_areas, tournament_builders = tournament_sections.game_fragments(slug)
@@ -71,6 +69,7 @@ async def game_detail(request, slug):
     areas = list(dict.fromkeys([*game_areas, "forums", *fame_areas, *tournament_areas]))
 
     async def build():
+        user = await viewer(request)
         # The viewer's own rating: a query for a signed-in viewer only.
         section = ranking_sections.game_section
         personal = await sync_to_async(section)(slug, user) if user.is_authenticated else section(slug, None)
@@ -116,6 +115,18 @@ def page_not_found(request, exception):
     if request.path.startswith("/api/"):
         return not_found_json(request)
     return render(request, "404.html", status=404)
+
+
+# What a form sent without its CSRF token (or with a stale one) tells the person: nearly
+# always a page left open past its session, or a session that ended in another tab.
+CSRF_FAILURE_MESSAGE = "Your session expired or the form was open too long; reload the page and try again."
+
+
+def csrf_failure(request, reason=""):
+    """The site's 403 page for a form the CSRF check refused (``CSRF_FAILURE_VIEW``), instead
+    of Django's bare one; ``reason`` (for the logs) is not shown."""
+    context = {"exception": CSRF_FAILURE_MESSAGE, "csrf_failed": True}
+    return render(request, "403.html", context, status=403)
 
 
 async def healthz(request):

@@ -38,9 +38,9 @@ HALL_OF_FAME_AREAS = ["ratings", "people"]
 
 async def hall_of_fame(request):
     """An async view: served in the event loop while its table is in the page cache."""
-    await viewer(request)
 
     async def build():
+        await viewer(request)
         context = await page_cache.acached(
             "hall-of-fame",
             HALL_OF_FAME_AREAS,
@@ -105,10 +105,10 @@ async def game_ranking(request, slug):
     searching for nobody, is served in the event loop; searches and the viewer's own rating
     are queries, in a thread."""
     game = _game_or_404(slug)
-    user = await viewer(request)
     query = request.GET.get("player", "").strip()[:MAX_NAME]
 
     async def build():
+        user = await viewer(request)
         found = None
         suggestions: list = []
         number = _page_number(request.GET.get("page") or 1)

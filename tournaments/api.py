@@ -41,6 +41,7 @@ class TournamentSummarySerializer(serializers.ModelSerializer):
             "speed",
             "seconds_per_move",
             "rated",
+            "accepts_bots",
             "status",
             "registration_opens_at",
             "starts_at",

@@ -41,6 +41,7 @@ class TournamentForm(forms.Form):
     )
     rated = forms.BooleanField(required=False, initial=True, label="Rated (the results change the players' ratings)")
     invite_only = forms.BooleanField(required=False, label="By invitation only (entry through the invite link)")
+    accepts_bots = forms.BooleanField(required=False, label="Accepts bots (people's bot accounts may enter)")
     registration_opens_at = forms.DateTimeField(
         label="Entries open (UTC)", required=False, widget=DATETIME, help_text="Empty: at once."
     )
@@ -89,6 +90,7 @@ class TournamentForm(forms.Form):
             "days_per_move": 3 if live else clock.days,
             "rated": tournament.rated,
             "invite_only": tournament.invite_only,
+            "accepts_bots": tournament.accepts_bots,
             "registration_opens_at": tournament.registration_opens_at,
             "starts_at": tournament.starts_at,
             "rounds": tournament.rounds,

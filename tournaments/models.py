@@ -42,6 +42,9 @@ class Tournament(models.Model):
     seconds_per_move = models.PositiveIntegerField()
     rated = models.BooleanField(default=True)
     invite_only = models.BooleanField(default=False)
+    # Whether a person's bot account may enter (off unless the creator asks for it); the site's
+    # bots are added by the creator and unaffected.
+    accepts_bots = models.BooleanField(default=False)
     invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True, editable=False)
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tournaments")
     registration_opens_at = models.DateTimeField()

@@ -94,6 +94,7 @@ class Settings:
     seconds_per_move: int
     rated: bool
     invite_only: bool
+    accepts_bots: bool
     registration_opens_at: datetime
     starts_at: datetime
     rounds: int | None
@@ -110,6 +111,7 @@ def tournament_settings(
     days_per_move=None,
     rated=True,
     invite_only=False,
+    accepts_bots=False,
     registration_opens_at=None,
     starts_at,
     rounds=None,
@@ -169,6 +171,7 @@ def tournament_settings(
         seconds_per_move=clock.seconds_per_move,
         rated=bool(rated),
         invite_only=bool(invite_only),
+        accepts_bots=bool(accepts_bots),
         registration_opens_at=opens,
         starts_at=starts_at,
         rounds=rounds,
@@ -177,7 +180,7 @@ def tournament_settings(
 
 def _require_person(user, doing: str) -> None:
     if user is None or not user.is_authenticated:
-        raise TournamentError(f"Log in to {doing}.", "forbidden")
+        raise TournamentError(f"Sign in to {doing}.", "forbidden")
     if user.is_site_bot:
         raise TournamentError("Bots enter tournaments through their creator.", "forbidden")
 
@@ -313,6 +316,8 @@ def tournament_join(*, tournament_id, user, token: str | None = None) -> Entrant
             raise TournamentError("You have already entered this tournament.")
         # A person's bot account enters by itself, with its token; pairing it with its owner
         # in a rated tournament would make the match that rule refuses, so one of them only.
+        if user.is_bot_account and not tournament.accepts_bots:
+            raise TournamentError(game_services.BOTS_NOT_ACCEPTED.format(what="tournament"), "bots_not_accepted")
         bot_check_may_play(user)
         others = [entrant.user for entrant in tournament.entrants.filter(is_bot=False).select_related("user")]
         bot_check_not_against_owner([*others, user], rated=tournament.rated)
@@ -347,7 +352,7 @@ def tournament_withdraw(*, tournament_id, user, entrant_id: int | None = None) -
         entrants = tournament.entrants.select_related("user")
         if entrant_id is None:
             if user is None or not user.is_authenticated:
-                raise TournamentError("Log in to withdraw.", "forbidden")
+                raise TournamentError("Sign in to withdraw.", "forbidden")
             entrant = entrants.filter(user=user, is_bot=False).first()
         else:
             entrant = entrants.filter(pk=entrant_id).first()
@@ -590,6 +595,7 @@ def _table_match(tournament: Tournament, seated: list[Entrant]) -> Match:
         rated=tournament.rated,
         visibility=Match.Visibility.INVITE if tournament.invite_only else Match.Visibility.PUBLIC,
         waits_for_players=False,
+        accepts_bots=True,  # the table's entrants, who entered by the tournament's own rule
         **tournament.clock.create_args(),
     )
     for index, entrant in enumerate(seated[1:], start=1):

@@ -12,7 +12,7 @@ Hard's safety net (its budgets take the longest).
 
 from __future__ import annotations
 
-from .base import Bot
+from .base import Bot, forced_action
 from .greedy import GreedyBot
 from .levels import HARD_LIMIT_SECONDS, LEVEL_ITERATIONS, LEVEL_SETTINGS, SAFETY_SECONDS
 from .mcts import MCTSBot
@@ -80,4 +80,14 @@ def bot_description(name: str) -> str:
     return bot.description if bot is not None else ""
 
 
-__all__ = ["Bot", "GreedyBot", "MCTSBot", "RandomBot", "bot_description", "bot_label", "bot_names", "get_bot"]
+__all__ = [
+    "Bot",
+    "GreedyBot",
+    "MCTSBot",
+    "RandomBot",
+    "bot_description",
+    "bot_label",
+    "bot_names",
+    "forced_action",
+    "get_bot",
+]

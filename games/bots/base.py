@@ -56,6 +56,13 @@ class Bot:
         return f"<{type(self).__name__} {self.name}>"
 
 
+def forced_action(state: State) -> str | None:
+    """The action the rules leave the seat to move, when it has exactly one (a pass, the only
+    place left, the roll that must follow): played at once, nothing to search."""
+    legal = state.legal_actions()
+    return legal[0] if len(legal) == 1 else None
+
+
 def score_scale(state: State) -> float:
     return SCORE_SCALES.get(state.game.slug, DEFAULT_SCORE_SCALE)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ..engines.base import CHANCE, State
-from .base import Bot, margin, sample_outcome
+from .base import Bot, forced_action, margin, sample_outcome
 from .negotiation import negotiation_move
 
 # How many positions one decision may score in all when it averages over chance outcomes: the
@@ -32,9 +32,9 @@ class GreedyBot(Bot):
 
     def choose(self, state: State, seat: int, rng: random.Random | None = None) -> str:
         rng = rng if rng is not None else random.Random()
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+        forced = forced_action(state)
+        if forced is not None:
+            return forced
         world = state.determinised(seat, rng)
         bargain = negotiation_move(world, seat)  # an exchange offer, judged by the hands
         if bargain is not None:

@@ -41,6 +41,7 @@ from ..engines.base import CHANCE, TERMINAL, State
 from .base import (
     Bot,
     default_rollout_limit,
+    forced_action,
     margins,
     playout_policy,
     relative_judgement,
@@ -158,10 +159,10 @@ class MCTSBot(Bot):
 
     def choose(self, state: State, seat: int, rng: random.Random | None = None) -> str:
         rng = rng if rng is not None else random.Random()
-        legal = state.legal_actions()
-        if len(legal) == 1:
+        forced = forced_action(state)
+        if forced is not None:
             self._last.search = Search(0, False)
-            return legal[0]
+            return forced
         # An exchange offer (GP02A's Negotiation): scores cannot tell accepting from declining,
         # so the hands decide, and the search never sees offers.
         bargain = negotiation_move(state.determinised(seat, rng), seat)

@@ -223,6 +223,11 @@ class State:
         rolled 6: place a marker...")."""
         return ""
 
+    def end_words(self) -> str:
+        """Why the game ended, in words that follow a colon ("a seat could neither place nor
+        move its chips"); "" while it goes on, or when the rules' one ending needs none."""
+        return ""
+
     def prompt_others(self) -> str:
         """The same for everyone else (the other seats, spectators, a replay): the seat to move
         named by its colour ("Blue rolled 6 and places a marker...")."""

@@ -687,6 +687,10 @@ class ChitTerritoryState(State):
             self.drawn = ()
             step = DRAW
 
+    def end_words(self) -> str:
+        reason = self._end_reason()
+        return reason[0].lower() + reason[1:].rstrip(".") if reason else ""
+
     def _end_reason(self) -> str | None:
         """Why the game ended, in words (None while it goes on)."""
         if self.phase != OVER:

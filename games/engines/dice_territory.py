@@ -364,6 +364,9 @@ class DiceTerritoryState(State):
         self._legal = None
         self.history.append(action)
 
+    def end_words(self) -> str:
+        return f"all {self.rounds} rounds were played" if self.phase == P_OVER else ""
+
     def _not_now(self, action: str) -> str:
         phase = self.phase
         if phase == P_OVER:

@@ -663,6 +663,15 @@ class GameOfGodState(State):
 
     # -- presentation ----------------------------------------------------------------------
 
+    def end_words(self) -> str:
+        if self.step != OVER:
+            return ""
+        if self.end_reason == "win":
+            return f"all of {self.side_name(self.winner)}'s pieces are in opponents' goal areas"
+        if self.end_reason == "move limit":
+            return f"stalemate, {MOVE_LIMIT} moves have been played"
+        return f"stalemate, {self.side_name(self.turn)} has no legal move"
+
     def side_name(self, seat: int) -> str:
         return SIDE_NAMES[self.layout.sides[seat]]
 

@@ -873,6 +873,11 @@ class GP02AState(State):
         self.phase = P_ROLL
         self.seat = -1
 
+    def end_words(self) -> str:
+        if self.end_reason == "stuck":
+            return f"{COLOURS[self.seat]} could neither place nor move its chips"
+        return END_REASONS.get(self.end_reason or "", "")
+
     def _end(self, reason: str) -> None:
         self.phase = P_END
         self.end_reason = reason

@@ -509,6 +509,13 @@ class TerritoriesState(State):
     def ranking(self) -> list[int]:
         return places_from_keys([(s,) for s in self.scores()])
 
+    def end_words(self) -> str:
+        if self.current_player() != TERMINAL:
+            return ""
+        if not self.over:
+            return "no legal trunk is left"
+        return "every farm house is fenced off from the other colour"
+
     def prompt(self) -> str:
         player = self.current_player()
         if player == CHANCE:

@@ -14,6 +14,7 @@ from .clocks import match_check_clock, match_timeout
 from .outages import OUTAGE_NOTICE, clocks_may_run, clocks_stopped, outage_begin, outage_end
 from .play import ActResult, match_act, match_resign
 from .seating import (
+    BOTS_NOT_ACCEPTED,
     bot_account,
     can_view,
     clock_terms,
@@ -56,6 +57,7 @@ __all__ = [
     "match_broadcast",
     "match_call_off",
     "match_check_clock",
+    "BOTS_NOT_ACCEPTED",
     "match_create",
     "match_create_against_bots",
     "match_expire",

@@ -33,7 +33,7 @@ def can_chat(match: Match, user) -> bool:
 def chat_post(*, match_id: int, user, text, outbox: live.Outbox | None = None) -> ChatMessage:
     """Write ``text`` in the match's chat as ``user`` and send it to every socket of the match."""
     if not user.is_authenticated:
-        raise MatchError("Log in to chat.", "forbidden")
+        raise MatchError("Sign in to chat.", "forbidden")
     if not isinstance(text, str) or not text.strip():
         raise MatchError("Write something first.", "bad_request")
     text = text.strip()

@@ -52,6 +52,7 @@ def match_act(
     version,
     seat_index: int | None = None,
     outbox: live.Outbox | None = None,
+    plays_on: bool = False,
 ) -> ActResult:
     """Apply ``action`` for ``user``'s seat (or for ``seat_index``, the bots' and clocks' way in).
 
@@ -59,12 +60,14 @@ def match_act(
     finished, bad_request, not_found; nothing changes then, except that a clock found run out
     is forfeited first (then the error is finished or stale, and ``outbox`` holds that change).
     What the sockets must be told goes into ``outbox`` (the caller publishes it) or, without
-    one, is published once committed.
+    one, is published once committed. ``plays_on`` (a bot's task, with ``seat_index``): if the
+    seat is still to move after this action, its next action is not queued, the caller plays it.
     """
     check_request(action, version)
+    keep = seat_index if plays_on else None
     with outbox_for(outbox) as box:
         if connection.vendor == "postgresql" and not connection.in_atomic_block:
-            result = _act_in_one_statement(match_id, user, action, version, seat_index, box)
+            result = _act_in_one_statement(match_id, user, action, version, seat_index, box, keep)
             if result is not None:
                 return result
         timed_out = False
@@ -76,7 +79,7 @@ def match_act(
                 timed_out = True
             else:
                 state, applied = _play(match, seat, action, version)
-                record(match, state, applied, box, seats)
+                record(match, state, applied, box, seats, plays_on=keep)
         if timed_out:
             raise MatchError("The time for this move ran out.", "finished" if match.is_over else "stale")
         return ActResult(match=match, applied=[a for _, a in applied])
@@ -111,7 +114,9 @@ def _play(match: Match, seat: Seat, action: str, version: int, moves_read: int |
     return state, applied
 
 
-def _act_in_one_statement(match_id, user, action, version, seat_index, outbox: live.Outbox) -> ActResult | None:
+def _act_in_one_statement(
+    match_id, user, action, version, seat_index, outbox: live.Outbox, plays_on: int | None
+) -> ActResult | None:
     """The common move on PostgreSQL, in two round trips and no explicit transaction: read the
     match with its seats, decide in Python, then write the new version and its moves in one
     statement whose UPDATE only matches the version the move was decided on (so of two moves
@@ -136,7 +141,7 @@ def _act_in_one_statement(match_id, user, action, version, seat_index, outbox: l
         raise MatchError("The position has changed; here is the current one.", "stale")
     match.version += 1
     match.updated_at = now
-    after_commit(match, outbox, state, seats, new_moves)
+    after_commit(match, outbox, state, seats, new_moves, plays_on=plays_on)
     return ActResult(match=match, applied=[a for _, a in applied])
 
 

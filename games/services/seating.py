@@ -39,6 +39,10 @@ User = get_user_model()
 log = logging.getLogger(__name__)
 
 
+# The refusal of a bot account where its creator did not let bot accounts in.
+BOTS_NOT_ACCEPTED = 'This {what} does not accept bot accounts: its creator did not tick "Accepts bots".'
+
+
 def match_terms(
     *,
     game: str,
@@ -95,13 +99,15 @@ def match_create(
     days_per_move: int | None = None,
     seat: int = 0,
     waits_for_players: bool = True,
+    accepts_bots: bool = False,
 ) -> Match:
     """Open a match with ``user`` in ``seat`` (the first, unless a rematch rotates them).
     ``waits_for_players=False`` is for a caller that fills every seat in the same transaction
     (a tournament's table): such a match never waits in the lobby, so it does not count
-    against its creator's open matches."""
+    against its creator's open matches. ``accepts_bots`` lets a person's bot account take a
+    free seat with ``match_join``; a caller that seats chosen players passes True."""
     if not user.is_authenticated:
-        raise MatchError("Log in to create a match.", "forbidden")
+        raise MatchError("Sign in to create a match.", "forbidden")
     terms = match_terms(
         game=game,
         num_players=num_players,
@@ -118,7 +124,7 @@ def match_create(
     with transaction.atomic():
         if waits_for_players:
             _check_open_matches_of(user)
-        match = Match.objects.create(**terms, visibility=visibility, creator=user)
+        match = Match.objects.create(**terms, visibility=visibility, creator=user, accepts_bots=bool(accepts_bots))
         Seat.objects.bulk_create(
             Seat(
                 match=match,
@@ -168,7 +174,7 @@ def watcher(match_id: int, user, token: str | None = None) -> tuple[Match | None
 
 def match_join(*, match_id: int, user, token: str | None = None) -> Match:
     if not user.is_authenticated:
-        raise MatchError("Log in to take a seat.", "forbidden")
+        raise MatchError("Sign in to take a seat.", "forbidden")
     if user.is_site_bot:
         raise MatchError("Bots are seated by the creator of a match.", "forbidden")
     # A person's bot account joins as a person does, with its token, unless it is paused.
@@ -179,6 +185,8 @@ def match_join(*, match_id: int, user, token: str | None = None) -> Match:
             raise MatchError("This match is by invitation only.", "forbidden")
         if match.status != Match.Status.OPEN:
             raise MatchError("This match has already started.", "finished")
+        if user.is_bot_account and not match.accepts_bots:
+            raise MatchError(BOTS_NOT_ACCEPTED.format(what="match"), "bots_not_accepted")
         seats = seats_of(match)
         if any(seat.user_id == user.pk for seat in seats):
             raise MatchError("You already have a seat in this match.")

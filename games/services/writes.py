@@ -150,8 +150,10 @@ def record(
     applied: list[tuple[int | None, str]],
     outbox: live.Outbox,
     seats: list[Seat] | None = None,
+    plays_on: int | None = None,
 ) -> None:
-    """Append the moves, move the clock on, finish the match if the game ended, bump the version."""
+    """Append the moves, move the clock on, finish the match if the game ended, bump the
+    version (``plays_on``: see ``after_commit``)."""
     new_moves = _append_moves(match, state, applied)
     seats = seats if seats is not None else seats_of(match)
     current = state.current_player()
@@ -162,7 +164,7 @@ def record(
         match.to_move = current
         match.deadline = deadline(match, seats[current], timezone.now())
     match.snapshot = state.view(None)
-    bump(match, outbox, state=state, seats=seats, new_moves=new_moves, finished=finished)
+    bump(match, outbox, state=state, seats=seats, new_moves=new_moves, finished=finished, plays_on=plays_on)
 
 
 def _append_moves(match: Match, state, applied: list[tuple[int | None, str]]) -> list[tuple[int, int | None, str]]:
@@ -213,11 +215,13 @@ def bump(
     new_moves: list | None = None,
     finished: bool = False,
     rewound: bool = False,
+    plays_on: int | None = None,
 ) -> None:
     """Save the match under the next version (guarded), and fill ``outbox`` once committed.
 
-    With ``seats`` given, a bot whose turn it now is gets queued after the commit too;
-    ``finished``: the match just ended; ``rewound``: moves were taken back."""
+    With ``seats`` given, a bot whose turn it now is gets queued after the commit too (unless
+    it is seat ``plays_on``, whose next action the caller plays itself); ``finished``: the
+    match just ended; ``rewound``: moves were taken back."""
     old = match.version
     match.version = old + 1
     fields = {
@@ -227,7 +231,7 @@ def bump(
     fields["updated_at"] = timezone.now()
     if Match.objects.filter(pk=match.pk, version=old).update(**fields) != 1:
         raise MatchError("The match changed meanwhile; try again.", "stale")
-    after_commit(match, outbox, state, seats, new_moves, finished=finished, rewound=rewound)
+    after_commit(match, outbox, state, seats, new_moves, finished=finished, rewound=rewound, plays_on=plays_on)
 
 
 def after_commit(
@@ -239,10 +243,12 @@ def after_commit(
     *,
     finished: bool = False,
     rewound: bool = False,
+    plays_on: int | None = None,
 ) -> None:
     """What follows a new version once it is committed (at once outside a transaction): the
     state remembered, then in the outbox the update for every socket, the bot's turn (if a
-    bot is to move) and the news that the match ended (which rates it).
+    bot is to move, other than seat ``plays_on``: a bot's task playing a turn of several
+    actions plays the next one itself) and the news that the match ended (which rates it).
 
     Each step is attempted on its own when the outbox is published, so a broadcast that fails
     (Redis down) skips neither the bot nor the rating, nor turns the committed change into an
@@ -252,7 +258,8 @@ def after_commit(
     if state is not None:
         transaction.on_commit(lambda: state_cache.remember(match_id, version, state), robust=True)
     transaction.on_commit(lambda: _publish_update(match, outbox, seats, state, new_moves, rewound=rewound), robust=True)
-    if match.status == Match.Status.ACTIVE and match.to_move is not None and seats and seats[match.to_move].bot_name():
+    to_move = match.to_move if match.status == Match.Status.ACTIVE else None
+    if to_move is not None and to_move != plays_on and seats and seats[to_move].bot_name():
         outbox.then_on_commit(partial(signals.bot_to_move.send, sender=Match, match_id=match_id, version=version))
     if finished:
         outbox.then_on_commit(

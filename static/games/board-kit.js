@@ -28,6 +28,15 @@ export function seatName(ctx, i) {
   return seat && seat.username ? seat.username : `Seat ${i + 1}`;
 }
 
+// A seat's name for the boards, with "you" for the viewer's own seat folded into the colour it
+// carries ("alice (blue, you)"; "alice (you)" without one), never a second pair of brackets;
+// a lesson's seat already called "You (blue)" stays as it is.
+export function seatLabel(ctx, i) {
+  const name = seatName(ctx, i);
+  if (i !== ctx.seat || /^You\b/.test(name)) return name;
+  return /\)$/.test(name) ? `${name.slice(0, -1)}, you)` : `${name} (you)`;
+}
+
 // A name cut to ``max`` characters; a seat's colour at its end stays whole ("Greedy (red)"
 // becomes "Gre… (red)"), so two seats held by the same bot stay apart when space is short.
 export function shortName(name, max) {

@@ -3,7 +3,7 @@
 // plot; one click when only one type can be built), war (click an opponent's structure) and
 // discard (click a chit of your reserve). "Make peace" stays in the page's button list.
 
-import { SVG, el, linkStylesheet, seatName, shortName, title } from "./board-kit.js";
+import { SVG, el, linkStylesheet, seatLabel, seatName, shortName, title } from "./board-kit.js";
 
 const TYPES = ["temple", "castle", "town", "farm", "mine", "palace", "army"];
 const LETTER = { temple: "T", castle: "C", town: "W", farm: "F", mine: "M", palace: "P", army: "A" };
@@ -376,10 +376,10 @@ function drawPlayer(g, view, ctx, i, lay, moves, buildTypes, buildType) {
   const scoreText = `${score} point${score === 1 ? "" : "s"}`;
   // The name takes the room the score leaves (21-unit bold type, about 13 units a
   // character), cut with its colour kept; the whole name is in the panel's tooltip.
-  const you = me ? " (you)" : "";
-  const room = Math.floor((w - 10 - scoreText.length * 11 - 16 - 42) / 13) - you.length;
-  txt(g, 42, 29, shortName(seatName(ctx, i), Math.max(6, Math.min(compact ? 24 : 40, room))) + you, "ct-name");
-  title(g, `${seatName(ctx, i)}${you}: ${scoreText}`);
+  const label = seatLabel(ctx, i);
+  const room = Math.floor((w - 10 - scoreText.length * 11 - 16 - 42) / 13);
+  txt(g, 42, 29, shortName(label, Math.max(6, Math.min((compact ? 24 : 40) + (me ? 5 : 0), room))), "ct-name");
+  title(g, `${label}: ${scoreText}`);
   txt(g, w - 10, 29, scoreText, "ct-score", { "text-anchor": "end" });
   let status = "";
   if (toMove) {

@@ -4,7 +4,7 @@
 // order. Clicks: claim or capture a highlighted space; Roll and Stop are drawn as big
 // buttons too (they also stay in the page's button list).
 
-import { el, linkStylesheet, points, seatName, shortName, title } from "./board-kit.js";
+import { el, linkStylesheet, points, seatLabel, seatName, shortName, title } from "./board-kit.js";
 
 
 // Okabe-Ito colours (red and green a shade darker, so that their white letters read at 4.5:1),
@@ -259,7 +259,7 @@ function drawHeader(svg, view, ctx, moves, wide) {
     status = `Game over after ${view.rounds} rounds`;
     const order = (view.ranking || []).map((place, i) => [place, i]).sort((a, b) => a[0] - b[0]);
     // The winners by their whole names (the places follow on the panel), a tooltip with them all.
-    const winners = order.filter(([place]) => place === 1).map(([, i]) => (i === ctx.seat ? `${seatName(ctx, i)} (you)` : seatName(ctx, i)));
+    const winners = order.filter(([place]) => place === 1).map(([, i]) => seatLabel(ctx, i));
     // As much of them as the header's width holds (a character is about 0.56 of the text size).
     const room = Math.floor(((wide ? BOARD_W + GAP + SIDE_W : BOARD_W) - 16) / ((wide ? 19 : 24) * 0.56));
     hint = `${winners.length > 1 ? "Shared win" : "Won by"}: ${winners.join(" and ")}`;
@@ -435,8 +435,7 @@ function drawPanel(g, view, ctx, moves, lay) {
     // The name is written whole: beside the state and the score when it fits (a character
     // is about 0.6 of the text size), else over as many lines as it needs, the state and the
     // score on a line of their own below it, so "(you)" never runs into "playing".
-    const you = seat === ctx.seat ? " (you)" : "";
-    const full = `${place ?? k + 1}. ${seatName(ctx, seat)}${you}`;
+    const full = `${place ?? k + 1}. ${seatLabel(ctx, seat)}`;
     const room = Math.floor((w - 10 - 44 - 12) / (lay.text * 0.56));
     const names = full.length + 2 + right.length <= room ? [full] : wrapWhole(full, room);
     const lines = names.length + (names.length > 1 || full.length + 2 + right.length > room ? 1 : 0);

@@ -9,7 +9,7 @@
 // chooser names several, one at a time, and the named ones are crossed out). Passing, trapping
 // and sparing stay in the page's button list.
 
-import { SVG, el, linkStylesheet, seatName, shortName as shorten, title as tip } from "./board-kit.js";
+import { SVG, el, linkStylesheet, seatLabel, seatName, shortName as shorten, title as tip } from "./board-kit.js";
 
 const SIZE = 8;
 const COLUMNS = "abcdefgh";
@@ -318,16 +318,17 @@ function crossOut(parent, x, y, name) {
 function drawGoalBand(g, view, ctx, side, seat, full) {
   const letter = letterOf(view, seat);
   const cls = `gg-band ${seatClass(view, seat)}`;
-  const me = ctx.seat === seat ? " (you)" : "";
+  const name = seatLabel(ctx, seat);
+  const most = ctx.seat === seat ? 19 : 14;
   const squares = ((view.goal_areas || [])[seat] || []).map(squareCR);
   // The label fits its band (the full name is in the band's tooltip): the name gets what the
   // side's words leave, and the words go first when even a short name would not fit.
   const fits = Math.floor((squares.length * CELL - 12) / (BAND_FONT * 0.6));
   const head = `${letter} · ${side} goal area · `;
   const label =
-    fits - head.length - me.length >= 8
-      ? `${head}${shorten(seatName(ctx, seat), Math.min(14, fits - head.length - me.length))}${me}`
-      : `${letter} · ${shorten(seatName(ctx, seat), Math.max(4, fits - 4 - me.length))}${me}`;
+    fits - head.length >= 8
+      ? `${head}${shorten(name, Math.min(most, fits - head.length))}`
+      : `${letter} · ${shorten(name, Math.max(4, fits - 4))}`;
   const band = el("g", { class: "gg-goal-band" }, g);
   tip(band, `${side}'s goal area (${seatName(ctx, seat)}): opponents' pieces that reach it are frozen there.`);
   if (side === "North" || side === "South") {
@@ -595,10 +596,9 @@ function drawPanel(g, view, ctx, m, w, fs, compact) {
     const row = el("g", { class: `gg-player${view.current_player === s ? " to-move" : ""}`, "data-seat": s }, g);
     if (view.current_player === s) el("rect", { x: x - 4, y: y - f(16), width: colW - 4, height: f(22), rx: 4, class: "gg-player-hi" }, row);
     chipLetter(row, x + f(9), y - f(5), f(9), view, s);
-    const you = ctx.seat === s ? " (you)" : "";
     const count = `${(view.in_goal || [])[s] || 0}/${(view.pieces_per_player || [])[s] || 0}`;
-    const room = Math.floor((colW - f(24) - textWidth(count, f(15)) - 12) / (f(15) * 0.56)) - you.length;
-    txt(row, x + f(24), y, `${shorten(seatName(ctx, s), Math.max(4, Math.min(16, room)))}${you}`, "gg-line", f(15));
+    const room = Math.floor((colW - f(24) - textWidth(count, f(15)) - 12) / (f(15) * 0.56));
+    txt(row, x + f(24), y, shorten(seatLabel(ctx, s), Math.max(4, Math.min(ctx.seat === s ? 22 : 16, room))), "gg-line", f(15));
     txt(row, x + colW - 12, y, count, "gg-line strong", f(15), { "text-anchor": "end" });
     tip(row, `${who(view, ctx, s)}: ${count} pieces in opponents' goal areas${view.winner === s ? " — winner" : ""}`);
     if (s % perRow === perRow - 1 || s === n - 1) y += line;

@@ -14,7 +14,7 @@
 // as offer:S@GIVE>TAKE), the player offered gets Accept and Decline, and everyone sees the
 // open offer and the last answer.
 
-import { SVG, el, linkStylesheet, points, seatName, shortName as shorten, title as tip } from "./board-kit.js";
+import { SVG, el, linkStylesheet, points, seatLabel, seatName, shortName as shorten, title as tip } from "./board-kit.js";
 
 const COLOURS = ["blue", "red", "green", "yellow", "purple"];
 const PLAIN = ["blue", "red", "green", "yellow"];
@@ -792,9 +792,9 @@ function drawSeat(g, view, ctx, m, s, w, h, fs) {
   el("rect", { x: 0, y: 0, width: w, height: h, rx: 8, class: "panel" }, g);
   chip(g, f(22), f(24), f(14), colour);
   const seat = (ctx.seats || [])[s] || {};
-  const suffix = (me ? " (you)" : "") + (seat.is_bot || seat.bot ? " (bot)" : "");
+  const suffix = seat.is_bot || seat.bot ? " (bot)" : "";
   const room = Math.floor((w - f(42) - f(100)) / (f(19) * 0.6)) - suffix.length;
-  txt(g, f(42), f(30), shorten(seatName(ctx, s), Math.max(6, room)) + suffix, "seat-name", f(19));
+  txt(g, f(42), f(30), shorten(seatLabel(ctx, s), Math.max(6, room)) + suffix, "seat-name", f(19));
   // Badges: Main Player, card, place.
   const badges = [];
   if (view.main_player === s) badges.push("Main");

@@ -6,7 +6,7 @@
 // label with the letter and the land counted. Clicks: a free spot (`farm:SQUARE`) and a
 // highlighted line (`trunk:EDGE`), each with a hit area wide enough for a finger.
 
-import { el, linkStylesheet, seatName, shortName, title } from "./board-kit.js";
+import { el, linkStylesheet, seatLabel, seatName, shortName, title } from "./board-kit.js";
 
 
 const COLOURS = {
@@ -195,7 +195,7 @@ function drawHeader(svg, view, ctx, moves, lay) {
       // size a character): "MCTS M… (yellow)" never runs into a two-digit score.
       const room = Math.floor((half - 8 - 44 - 20 - 10) / (lay.status * 0.62)) - String(score).length;
       label = shortName(seatName(ctx, seat), Math.max(6, Math.min(lay.nameMax, room)));
-      title(chip, `${COLOURS[colour].name}: ${seatName(ctx, seat)}${seat === ctx.seat ? " (you)" : ""}, ${score} land`);
+      title(chip, `${seatLabel(ctx, seat)}: ${score} land`);
       txt(chip, x + half - 20, baseline, String(score), "tr-player-score", { "font-size": lay.status, "text-anchor": "end" });
     }
     txt(chip, x + 44, baseline, label, "tr-player-name", { "font-size": lay.status });
@@ -230,7 +230,7 @@ function wrap(sentence, chars) {
 function statusLine(view, ctx, moves) {
   const who = (colour) => {
     const seat = seatOfColour(view, colour);
-    return seat === null || seat === undefined ? COLOURS[colour].name : `${COLOURS[colour].name} (${shortName(seatName(ctx, seat), 12)})`;
+    return seat === null || seat === undefined ? COLOURS[colour].name : shortName(seatLabel(ctx, seat), 24);
   };
   if (view.terminal || view.phase === "over") {
     const scores = view.scores || [0, 0];

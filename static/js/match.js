@@ -229,6 +229,8 @@ function renderSeats() {
       a.href = seat.url;
       a.title = seatName(seat.index);
       li.append(" ", a);
+    } else if (seat.record_name) {
+      li.append(" ", text("span", seat.record_name, "name"));  // an imported match's player
     } else {
       li.append(" ", text("em", "Open seat"));
     }
@@ -377,7 +379,7 @@ function headline(view) {
 
 function render() {
   const view = payload.view || {};
-  const over = { finished: `The match is over${payload.end_reason ? ` (${payload.end_reason})` : ""}.`, aborted: "The match was called off." };
+  const over = { finished: payload.outcome || "The match is over.", aborted: "The match was called off." };
   els.prompt.textContent =
     payload.status === "open" ? "Waiting for players to take the open seats." : over[payload.status] || headline(view);
   renderSeats();

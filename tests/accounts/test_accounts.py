@@ -59,7 +59,7 @@ def test_repeated_failed_logins_are_throttled_with_a_clear_message(client, alice
         client.post("/accounts/login/", {"login": "alice", "password": "wrong-password"})
     response = client.post("/accounts/login/", {"login": "alice", "password": DEMO_PASSWORD})
     assert response.status_code == 429
-    assert "Too many failed log-ins" in response.content.decode()
+    assert "Too many failed sign-ins" in response.content.decode()
     assert not client.get("/").context["user"].is_authenticated
 
 
@@ -137,3 +137,24 @@ def test_bio_is_escaped_on_the_profile(client, alice):
     body = client.get("/players/alice/").content.decode()
     assert "<script>alert(1)</script>" not in body
     assert "&lt;script&gt;" in body
+
+
+def test_the_confirmation_email_names_the_site_not_the_address_it_was_served_on(client):
+    client.post(
+        "/accounts/signup/",
+        {
+            "username": "newcomer",
+            "email": "newcomer@example.com",
+            "password1": "Correct-Horse-42",
+            "password2": "Correct-Horse-42",
+        },
+        HTTP_HOST="127.0.0.1:8301",
+    )
+    message = mail.outbox[0]
+    assert message.subject.startswith("[Territory Games] ")
+    assert "Hello from Territory Games!" in message.body
+    assert "account on Territory Games" in message.body
+    assert "127.0.0.1:8301" not in message.subject
+    # The link itself leads back to where the person signed up.
+    assert "http://127.0.0.1:8301/accounts/confirm-email/" in message.body
+    assert message.body.count("127.0.0.1:8301") == 1

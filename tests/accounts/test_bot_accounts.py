@@ -183,7 +183,9 @@ def test_a_bot_account_joins_an_open_match_and_plays_by_token_while_the_site_nev
     queued = []
     monkeypatch.setattr(tasks, "schedule_bot", lambda *args: queued.append(args))
     bot, token = register(alice)
-    match = match_services.match_create(user=bob, game="territories", num_players=2, rated=True, speed="live")
+    match = match_services.match_create(
+        user=bob, game="territories", num_players=2, rated=True, speed="live", accepts_bots=True
+    )
     joined = by_token(token).post(f"/api/matches/{match.pk}/join/")
     assert joined.status_code == 200 and joined.json()["status"] == "active"
     seat_of_bot = joined.json()["seat"]
@@ -231,7 +233,9 @@ def test_a_bot_account_is_challenged_and_accepts_or_declines_by_token(alice, bob
 
 def test_a_bot_account_resigns_by_token(alice, bob):
     bot, token = register(alice)
-    match = match_services.match_create(user=bob, game="territories", num_players=2, rated=False, speed="untimed")
+    match = match_services.match_create(
+        user=bob, game="territories", num_players=2, rated=False, speed="untimed", accepts_bots=True
+    )
     match_services.match_join(match_id=match.pk, user=bot)
     response = by_token(token).post(f"/api/matches/{match.pk}/resign/")
     assert response.status_code == 200
@@ -241,7 +245,7 @@ def test_a_bot_account_resigns_by_token(alice, bob):
 
 def test_a_bot_account_enters_a_tournament_by_token(alice, bob):
     bot, token = register(alice)
-    tournament = announce(bob, name="Open")
+    tournament = announce(bob, name="Open", accepts_bots=True)
     response = by_token(token).post(f"/api/tournaments/{tournament.pk}/join/")
     assert response.status_code in (200, 201), response.json()
     assert tournament.entrants.filter(user=bot).exists()
@@ -250,7 +254,7 @@ def test_a_bot_account_enters_a_tournament_by_token(alice, bob):
 def test_a_tournament_of_bot_accounts_alone_needs_a_person_to_start(alice, bob, make_user):
     """Bot accounts, like the site's bots, never make up a tournament's whole field."""
     bots = [register(owner, f"Bot{owner.username}")[0] for owner in (alice, bob)]
-    tournament = announce(make_user("carol"), name="Bots only", rated=False)
+    tournament = announce(make_user("carol"), name="Bots only", rated=False, accepts_bots=True)
     for bot in bots:
         tournament_services.tournament_join(tournament_id=tournament.pk, user=bot)
     with pytest.raises(TournamentError, match="at least one person"):
@@ -263,12 +267,16 @@ def test_a_tournament_of_bot_accounts_alone_needs_a_person_to_start(alice, bob, 
 
 def test_a_bot_never_joins_a_rated_match_of_its_owner(alice):
     bot, token = register(alice)
-    match = match_services.match_create(user=alice, game="territories", num_players=2, rated=True, speed="live")
+    match = match_services.match_create(
+        user=alice, game="territories", num_players=2, rated=True, speed="live", accepts_bots=True
+    )
     response = by_token(token).post(f"/api/matches/{match.pk}/join/")
     assert response.status_code == 403 and response.json()["code"] == "own_bot"
     assert "never plays a rated match against its own owner" in response.json()["message"]
     # Casual is fine.
-    casual = match_services.match_create(user=alice, game="territories", num_players=2, rated=False, speed="live")
+    casual = match_services.match_create(
+        user=alice, game="territories", num_players=2, rated=False, speed="live", accepts_bots=True
+    )
     assert by_token(token).post(f"/api/matches/{casual.pk}/join/").status_code == 200
 
 
@@ -282,12 +290,12 @@ def test_an_owner_never_joins_a_rated_match_of_their_bot(alice):
 
 def test_a_bot_and_its_owner_never_enter_the_same_rated_tournament(alice, bob):
     bot, _token = register(alice)
-    rated = announce(bob, name="Rated cup")
+    rated = announce(bob, name="Rated cup", accepts_bots=True)
     tournament_services.tournament_join(tournament_id=rated.pk, user=alice)
     with pytest.raises(AccountError) as refused:
         tournament_services.tournament_join(tournament_id=rated.pk, user=bot)
     assert refused.value.code == "own_bot"
-    casual = announce(bob, name="Casual cup", rated=False)
+    casual = announce(bob, name="Casual cup", rated=False, accepts_bots=True)
     tournament_services.tournament_join(tournament_id=casual.pk, user=bot)
     tournament_services.tournament_join(tournament_id=casual.pk, user=alice)
 
@@ -338,7 +346,9 @@ def test_a_bot_that_times_out_repeatedly_is_paused_until_its_owner_unpauses_it(
 
     # Paused: it can neither join nor be challenged.
     carol = make_user("carol")
-    match = match_services.match_create(user=carol, game="territories", num_players=2, rated=False, speed="untimed")
+    match = match_services.match_create(
+        user=carol, game="territories", num_players=2, rated=False, speed="untimed", accepts_bots=True
+    )
     response = by_token(token).post(f"/api/matches/{match.pk}/join/")
     assert response.status_code == 409 and response.json()["code"] == "bot_paused"
     with pytest.raises(AccountError, match="paused"):
@@ -362,7 +372,9 @@ def test_a_finished_match_between_timeouts_breaks_the_streak(alice, bob, setting
     settings.BOT_ACCOUNT_TIMEOUTS_TO_PAUSE = 2
     bot, _token = register(alice)
     _timed_out_match(bob, bot, django_capture_on_commit_callbacks)
-    match = match_services.match_create(user=bob, game="territories", num_players=2, rated=False, speed="untimed")
+    match = match_services.match_create(
+        user=bob, game="territories", num_players=2, rated=False, speed="untimed", accepts_bots=True
+    )
     match_services.match_join(match_id=match.pk, user=bot)
     match_services.match_resign(match_id=match.pk, user=bob)
     _timed_out_match(bob, bot, django_capture_on_commit_callbacks)
@@ -417,3 +429,122 @@ def test_a_bot_account_cannot_set_the_sites_bots_to_work(alice):
         f"/api/matches/{created.json()['id']}/seats/1/bot/", {"bot": "random"}, format="json"
     )
     assert response.status_code == 403 and "cannot seat the site's bots" in response.json()["message"]
+
+
+# ---------------------------------------------------------------------------------------
+# "Accepts bots": the creator of an open match or a tournament lets bot accounts in
+
+
+def test_a_bot_account_takes_a_free_seat_only_where_the_creator_accepts_bots(alice, bob):
+    bot, token = register(alice)
+    closed = match_services.match_create(user=bob, game="territories", num_players=2, rated=False, speed="untimed")
+    refused = by_token(token).post(f"/api/matches/{closed.pk}/join/")
+    assert refused.status_code == 403 and refused.json()["code"] == "bots_not_accepted"
+    assert "does not accept bot accounts" in refused.json()["message"]
+    assert fresh(closed.pk).status == Match.Status.OPEN and not fresh(closed.pk).seats.filter(user=bot).exists()
+    # A person still joins it.
+    carol = User.objects.create_user("carol", password="x" * 12)
+    assert as_person(carol).post(f"/api/matches/{closed.pk}/join/").status_code == 200
+
+    created = as_person(bob).post(
+        "/api/matches/",
+        {"game": "territories", "players": 2, "rated": False, "speed": "untimed", "accepts_bots": True},
+        format="json",
+    )
+    assert created.status_code == 201
+    listed = by_token(token).get("/api/matches/?game=territories").json()["results"]
+    assert [(m["id"], m["accepts_bots"]) for m in listed] == [(created.json()["id"], True)]
+    assert by_token(token).post(f"/api/matches/{created.json()['id']}/join/").status_code == 200
+
+
+def test_the_lobby_form_sets_accepts_bots_and_the_lobby_shows_it(client, alice, bob):
+    client.force_login(bob)
+    response = client.post(
+        reverse("match-new"),
+        {
+            "game": "territories",
+            "num_players": 2,
+            "time_control": "live-90",
+            "rated": "on",
+            "visibility": "public",
+            "accepts_bots": "on",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:500]
+    match = Match.objects.get(creator=bob)
+    assert match.accepts_bots
+    assert "accepts bots" in client.get(reverse("lobby")).content.decode()
+    assert "accepts bots" in client.get(match.get_absolute_url()).content.decode()
+
+
+def test_a_bot_account_enters_only_a_tournament_that_accepts_bots(client, alice, bob):
+    bot, token = register(alice)
+    closed = announce(bob, name="People only")
+    refused = by_token(token).post(f"/api/tournaments/{closed.pk}/join/")
+    assert refused.status_code == 403 and refused.json()["code"] == "bots_not_accepted"
+    assert not closed.entrants.filter(user=bot).exists()
+    open_cup = announce(bob, name="Bots welcome", accepts_bots=True)
+    assert by_token(token).post(f"/api/tournaments/{open_cup.pk}/join/").status_code in (200, 201)
+    assert by_token(token).get(f"/api/tournaments/{open_cup.pk}/").json()["accepts_bots"] is True
+    assert "accepts bots" in client.get(open_cup.get_absolute_url()).content.decode()
+    assert "accepts bots" not in client.get(closed.get_absolute_url()).content.decode()
+
+
+def test_the_sites_bots_are_seated_whatever_accepts_bots_says(alice):
+    match = match_services.match_create(user=alice, game="territories", num_players=2, rated=False, speed="untimed")
+    match_services.match_seat_bot(match_id=match.pk, user=alice, bot="random")
+    assert fresh(match.pk).status == Match.Status.ACTIVE
+
+
+# ---------------------------------------------------------------------------------------
+# Challenges sent by bot accounts
+
+
+def _challenge(client, username, rated=False):
+    return client.post(
+        "/api/challenges/",
+        {"username": username, "game": "territories", "players": 2, "rated": rated, "speed": "live"},
+        format="json",
+    )
+
+
+def test_a_bot_account_challenges_a_person_and_another_bot_by_token(alice, bob):
+    bot, token = register(alice)
+    other, other_token = register(bob, "Rival")
+    to_person = _challenge(by_token(token), "bob", rated=True)
+    assert to_person.status_code == 201, to_person.json()
+    assert Challenge.objects.get(pk=to_person.json()["id"]).challenger == bot
+    to_bot = _challenge(by_token(token), "Rival", rated=True)
+    assert to_bot.status_code == 201
+    accepted = by_token(other_token).post(f"/api/challenges/{to_bot.json()['id']}/accept/")
+    assert accepted.status_code == 200
+    match = Match.objects.get(pk=accepted.json()["match"])
+    assert {seat.user for seat in match.seats.all()} == {bot, other}
+
+
+def test_a_bot_account_never_challenges_its_owner_to_a_rated_match(alice):
+    bot, token = register(alice)
+    refused = _challenge(by_token(token), "alice", rated=True)
+    assert refused.status_code == 403 and refused.json()["code"] == "own_bot"
+    assert not Challenge.objects.exists()
+    assert _challenge(by_token(token), "alice", rated=False).status_code == 201
+
+
+def test_a_bot_account_has_at_most_so_many_challenges_waiting(alice, make_user, settings):
+    settings.BOT_ACCOUNT_PENDING_CHALLENGES = 2
+    bot, token = register(alice)
+    people = [make_user(f"person{i}") for i in range(3)]
+    for person in people[:2]:
+        assert _challenge(by_token(token), person.username).status_code == 201
+    refused = _challenge(by_token(token), people[2].username)
+    assert refused.status_code == 409 and refused.json()["code"] == "too_many_pending"
+    assert "at most 2" in refused.json()["message"]
+    assert Challenge.objects.filter(challenger=bot).count() == 2
+
+
+def test_a_paused_bot_account_cannot_challenge(alice, bob):
+    bot, token = register(alice)
+    User.objects.filter(pk=bot.pk).update(bot_paused_at=timezone.now())
+    refused = _challenge(by_token(token), "bob")
+    assert refused.status_code == 409 and refused.json()["code"] == "bot_paused"
+    assert not Challenge.objects.exists()

@@ -27,7 +27,7 @@ def test_a_person_registers_a_bot_sees_its_token_once_and_the_bot_cannot_sign_in
     assert page.locator(".bot-owner").inner_text().startswith("A bot account of alice")
 
     page.locator(".user-menu summary").click()
-    page.get_by_role("button", name="Log out").click()
+    page.get_by_role("button", name="Sign out").click()
     page.wait_for_load_state()
     page.goto(f"{asgi_server}/accounts/login/")
     page.fill("input[name=login]", "Cornerstone")

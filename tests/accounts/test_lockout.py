@@ -42,7 +42,7 @@ def signed_in(client) -> bool:
 def assert_locked_out_page(response):
     assert response.status_code == 429
     body = response.content.decode()
-    assert "Too many failed log-ins" in body and "Try again after" in body
+    assert "Too many failed sign-ins" in body and "Try again after" in body
     assert int(response["Retry-After"]) > 0
 
 

@@ -179,7 +179,7 @@ def test_the_player_challenged_is_signalled_once_the_challenge_is_committed(
 
 
 def test_a_players_page_offers_the_challenge_form_to_others_only(client, alice, bob):
-    assert "Log in</a> to challenge bob" in client.get("/players/bob/").content.decode()
+    assert "Sign in</a> to challenge bob" in client.get("/players/bob/").content.decode()
     client.force_login(alice)
     body = client.get("/players/bob/").content.decode()
     assert "Challenge bob" in body and 'action="/players/bob/challenge/"' in body

@@ -152,7 +152,7 @@ def test_anyone_reads_but_anonymous_users_are_sent_to_log_in_to_post(client, ali
     topic = topic_of(alice, body="Readable by all")
     post = Post.objects.get(topic=topic)
     assert "Readable by all" in client.get(topic.get_absolute_url()).content.decode()
-    assert "Log in</a> to reply" in client.get(topic.get_absolute_url()).content.decode()
+    assert "Sign in</a> to reply" in client.get(topic.get_absolute_url()).content.decode()
     for method, url, data in [
         ("get", "/forum/general/new/", None),
         ("post", "/forum/general/new/", {"title": "t", "body": "b"}),

@@ -109,7 +109,7 @@ def test_anonymous_users_can_watch_but_not_act(alice, bob):
     assert anon.get(f"/api/matches/{match_id}/").json()["legal_actions"] == []
     response = anon.post(f"/api/matches/{match_id}/actions/", {"action": "pass", "version": 1}, format="json")
     assert response.status_code in (401, 403)
-    assert response.json()["code"] == "not_seated" and response.json()["message"] == "Log in to do that."
+    assert response.json()["code"] == "not_seated" and response.json()["message"] == "Sign in to do that."
 
 
 def test_the_apis_own_errors_carry_a_code_and_a_message(alice):

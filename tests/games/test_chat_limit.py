@@ -96,7 +96,7 @@ async def test_over_the_socket_a_spectator_flooding_the_chat_gets_an_error_frame
 
 
 def test_anonymous_visitors_still_cannot_chat(match):
-    with pytest.raises(MatchError, match="Log in to chat"):
+    with pytest.raises(MatchError, match="Sign in to chat"):
         services.chat_post(match_id=match.pk, user=AnonymousUser(), text="hello")
 
 

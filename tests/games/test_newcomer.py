@@ -150,7 +150,7 @@ def test_a_visitor_is_told_how_to_join_the_chat(client, alice, bob, make_user):
     services.match_join(match_id=match.pk, user=bob)
     body = client.get(match.get_absolute_url()).content.decode()
     assert 'id="chat-form"' not in body
-    assert "to join the chat: every logged-in visitor may write here." in body
+    assert "to join the chat: every signed-in visitor may write here." in body
     client.force_login(make_user("carol"))
     assert 'id="chat-form"' in client.get(match.get_absolute_url()).content.decode()
 

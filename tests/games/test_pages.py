@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_anyone_sees_the_open_matches_in_the_lobby_but_must_log_in_to_create(client, alice):
     match = services.match_create(user=alice, game="gp02a", num_players=3)
     body = client.get("/play/").content.decode()
-    assert f"/matches/{match.pk}/" in body and "Log in" in body
+    assert f"/matches/{match.pk}/" in body and "Sign in" in body
     response = client.post("/play/new/", {"game": "gp02a", "num_players": 3})
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 

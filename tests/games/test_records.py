@@ -12,10 +12,12 @@ from urllib.parse import quote
 import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from games import exports, records, selectors, services
 from games.engines import get_game
 from games.models import Match
+from games.services import imports
 from rankings.services import match_rate
 from tests.rankings.helpers import finished_match
 
@@ -95,7 +97,46 @@ def assert_reproduces(match: Match, record: records.Record, state) -> None:
     assert record.headers["Match"] == str(match.pk)
 
 
-def test_every_finished_match_survives_the_round_trip_through_the_text_record(client, finished_matches, tmp_path):
+def _by(user):
+    api = APIClient()
+    api.force_authenticate(user)
+    return api
+
+
+def _same_game(original: records.Record, again: records.Record) -> None:
+    """What a record says of the game itself: everything but the site's own number and the
+    ratings (an imported match is unrated)."""
+    for name in ("game", "num_players", "options", "moves", "places", "scores", "end"):
+        assert getattr(again, name) == getattr(original, name), name
+    assert [(s.name, s.quit) for s in again.seats] == [(s.name, s.quit) for s in original.seats]
+    for key in ("Speed", "Started", "Date"):
+        assert again.headers[key] == original.headers[key]
+
+
+def assert_imported_again(client, importer, match: Match, text: str) -> None:
+    """``text`` (the record of ``match``) imported through the API is the same game, kept as
+    a finished, unrated, public match that seats no account."""
+    answer = importer.post("/api/matches/import/", {"record": text}, format="json")
+    assert answer.status_code == 201, answer.json()
+    imported = Match.objects.get(pk=answer.json()["id"])
+    assert imported.pk != match.pk and imported.imported_from is not None
+    assert (imported.status, imported.rated, imported.visibility) == ("finished", False, "public")
+    assert not imported.seats.exclude(user=None).exists()  # names, never the site's accounts
+    assert not imported.rating_changes.exists()
+    assert answer.json()["imported"] and answer.json()["rated"] is False
+    again = client.get(f"/api/matches/{imported.pk}/export/").json()
+    assert again == answer.json()
+    original, _ = records.read(text)
+    back, state = records.read(again["record"])
+    _same_game(original, back)
+    # The stored match is the game: its moves replay to the position it shows.
+    assert state.view(None) == imported.snapshot == match.snapshot
+    assert [s.score for s in imported.seats.order_by("index")] == [s.score for s in match.seats.order_by("index")]
+
+
+def test_every_finished_match_survives_the_round_trip_through_the_text_record(
+    client, finished_matches, tmp_path, make_user
+):
     finished = list(Match.objects.filter(status=Match.Status.FINISHED).order_by("pk"))
     assert len(finished) == 2 * len(GAMES)
     assert any(m.rating_changes.exists() for m in finished)  # ratings are in the round trip
@@ -112,6 +153,12 @@ def test_every_finished_match_survives_the_round_trip_through_the_text_record(cl
     path.write_text("; every finished match of the site\n\n" + "\n".join(texts))
     call_command("import_record", str(path), stdout=(out := io.StringIO()))
     assert f"{len(finished)} records replayed." in out.getvalue()
+    # And each comes back through the API's import as the same game.
+    importer = _by(make_user("archivist"))
+    for match, text in zip(finished, texts, strict=True):
+        assert_imported_again(client, importer, match, text)
+    # Imported matches stay out of the lobby's latest results.
+    assert all(not m.imported_from for m in selectors.latest_finished(limit=50))
 
 
 def test_the_bulk_stream_holds_every_finished_public_match_once_and_each_line_round_trips(client, finished_matches):
@@ -302,3 +349,83 @@ def test_the_served_stream_is_read_line_by_line_over_http(asgi_server, make_user
         lines = [json.loads(line) for line in response]
     assert [line["id"] for line in lines] == ids
     assert all(line["record"].startswith('[Format "TGR 1"]') for line in lines)
+
+
+# ---------------------------------------------------------------------------------------
+# Importing a record: POST /api/matches/import/ and `import_record --save`
+
+
+def test_a_record_sent_as_text_is_imported_too(record_text, make_user):
+    answer = _by(make_user("archivist")).post("/api/matches/import/", record_text, content_type=records.MEDIA_TYPE)
+    assert answer.status_code == 201, answer.json()
+    assert records.read(answer.json()["record"])[0].moves == records.read(record_text)[0].moves
+    # The match's page and snapshot name the record's players (no account of the site).
+    snapshot = APIClient().get(f"/api/matches/{answer.json()['id']}/").json()
+    named = [seat.name for seat in records.read(record_text)[0].seats]
+    assert [(s["username"], s["record_name"]) for s in snapshot["seats"]] == [(None, name) for name in named]
+
+
+def test_a_record_too_long_is_refused_before_it_is_read(make_user, settings):
+    settings.JSON_MAX_BYTES = 1000
+    answer = _by(make_user("archivist")).post(
+        "/api/matches/import/", '[Format "TGR 1"]\n' + "; x\n" * 400, content_type="text/plain"
+    )
+    assert answer.status_code == 400 and "at most 1000 bytes" in answer.json()["message"]
+    assert not Match.objects.exists()
+
+
+def test_a_tampered_record_is_refused_naming_the_line_and_nothing_is_kept(record_text, make_user):
+    before = Match.objects.count()
+    number = _line_of(record_text, "1 farm:")
+    lines = record_text.splitlines()
+    lines[number - 1] = "1 farm:z99"
+    answer = _by(make_user("archivist")).post("/api/matches/import/", {"record": "\n".join(lines)}, format="json")
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "bad_record" and answer.json()["line"] == number
+    assert answer.json()["message"].startswith(f"Line {number}: 'farm:z99' is not a legal move for seat 1")
+    scores = _by(make_user("forger")).post(
+        "/api/matches/import/", {"record": record_text.replace('[Scores "', '[Scores "1')}, format="json"
+    )
+    assert scores.status_code == 400 and "The moves give the scores" in scores.json()["message"]
+    assert Match.objects.count() == before
+
+
+def test_a_game_that_is_not_over_is_not_imported(make_user):
+    state = get_game("territories").new_state(2)
+    moves: list[str] = []
+    while len(moves) < 4:
+        seat = state.current_player()
+        action = state.legal_actions()[0] if seat >= 0 else state.chance_outcomes()[0][0]
+        moves.append(("*" if seat < 0 else str(seat + 1)) + " " + action)
+        state.apply(action)
+    text = '[Format "TGR 1"]\n[Game "territories"]\n[Players "2"]\n\n' + "\n".join(moves) + "\n"
+    answer = _by(make_user("archivist")).post("/api/matches/import/", {"record": text}, format="json")
+    assert answer.status_code == 400 and "not over" in answer.json()["message"]
+    assert not Match.objects.exists()
+
+
+def test_importing_needs_an_account_and_is_limited_per_person(record_text, make_user, client):
+    assert client.post(
+        "/api/matches/import/", {"record": record_text}, content_type="application/json"
+    ).status_code in (
+        401,
+        403,
+    )
+    person = _by(make_user("archivist"))
+    limit = imports.IMPORTS.rates[0].limit
+    for _ in range(limit):
+        assert person.post("/api/matches/import/", {"record": record_text}, format="json").status_code == 201
+    refused = person.post("/api/matches/import/", {"record": record_text}, format="json")
+    assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+
+
+def test_the_command_saves_records_as_matches_imported_by_an_account(record_text, make_user, tmp_path):
+    make_user("archivist")
+    path = tmp_path / "one.tgr"
+    path.write_text(record_text)
+    count = Match.objects.count()
+    call_command("import_record", str(path), "--save", "archivist", stdout=(out := io.StringIO()))
+    imported = Match.objects.order_by("-pk").first()
+    assert imported is not None
+    assert Match.objects.count() == count + 1 and f"saved as match {imported.pk}" in out.getvalue()
+    assert (imported.imported_from or {}).get("names") == [s.name for s in records.read(record_text)[0].seats]

@@ -140,7 +140,7 @@ def test_the_api_lists_the_signed_in_persons_notifications_newest_first(alice, b
 def test_the_api_refuses_anonymous_callers(db):
     response = APIClient().get("/api/notifications/")
     assert response.status_code == 403
-    assert response.json()["message"] == "Log in to do that."
+    assert response.json()["message"] == "Sign in to do that."
 
 
 def test_the_api_refuses_a_page_that_is_not_a_number(alice):

@@ -138,7 +138,7 @@ def test_a_cached_page_greets_a_signed_in_visitor_as_before(client, alice, path)
     client.force_login(alice)
     status, headers, body = asgi_get(ASGIHandler(), path, {settings.SESSION_COOKIE_NAME: client.session.session_key})
     assert status == 200
-    assert "alice" in body and "Log in" not in body
+    assert "alice" in body and "Sign in" not in body
     assert "Cookie" in headers["vary"][0], "a page that read the session varies with the cookie"
     assert _without_tokens(body) == _without_tokens(client.get(path).content.decode())
 
@@ -225,7 +225,7 @@ def test_signing_in_and_reading_pages_through_the_real_server(asgi_server, alice
     assert any(cookie.name == settings.SESSION_COOKIE_NAME for cookie in jar)
     for path in FULL_PAGES:
         body = opener.open(f"{asgi_server}{path}").read().decode()
-        assert "alice" in body and "Log in" not in body
+        assert "alice" in body and "Sign in" not in body
     assert opener.open(f"{asgi_server}/healthz").read() == b"ok"
 
 
@@ -263,12 +263,85 @@ def test_a_visitor_with_nothing_of_their_own_gets_the_page_kept_until_a_fragment
     assert renders.names, "a fragment went stale: the page is made again"
 
 
-def test_a_signed_in_visitor_always_gets_a_page_of_their_own(client, alice, renders):
-    client.get("/hall-of-fame/")
-    client.force_login(alice)
+def _signed_in_client(user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("path", ["/", "/hall-of-fame/", f"/games/{SLUG}/", f"/games/{SLUG}/ranking/", "/play/"])
+def test_a_signed_in_visitors_page_is_kept_for_their_session_alone(alice, bob, renders, path):
+    first_alice, first_bob = _signed_in_client(alice), _signed_in_client(bob)
+    first_alice.get(path)  # the fragments built, the CSRF cookie of the log-out form set
+    kept = first_alice.get(path).content
     renders.names.clear()
+    assert first_alice.get(path).content == kept
+    assert renders.names == [], "the same page for the same session, not rendered again"
+    assert b"alice" in kept
+    # Another session of the same account, and another account: pages of their own.
+    for other, name in ((_signed_in_client(alice), b"alice"), (first_bob, b"bob")):
+        renders.names.clear()
+        body = other.get(path).content
+        assert renders.names and name in body
+    assert b"alice" not in first_bob.get(path).content
+
+
+def test_a_password_change_ends_the_other_sessions_though_their_page_was_kept(
+    alice, django_capture_on_commit_callbacks
+):
+    other = _signed_in_client(alice)
+    other.get("/hall-of-fame/")
+    assert b"alice" in other.get("/hall-of-fame/").content  # kept for this session
+    with django_capture_on_commit_callbacks(execute=True):
+        alice.set_password("a-new-password-of-alice")
+        alice.save(update_fields=["password"])  # nothing the others see: only her area moves
+    body = other.get("/hall-of-fame/").content.decode()
+    assert "alice" not in body and "Log in" in body
+
+
+def test_a_signed_out_session_gets_no_kept_page(client, alice):
+    client.force_login(alice)
+    client.get("/hall-of-fame/")
+    assert b"alice" in client.get("/hall-of-fame/").content
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    client.post("/accounts/logout/")
+    client.cookies[settings.SESSION_COOKIE_NAME] = cookie  # the old cookie, replayed
     body = client.get("/hall-of-fame/").content.decode()
-    assert "alice" in body and renders.names
+    assert "alice" not in body and "Log in" in body
+
+
+def test_a_challenge_shows_in_the_lobby_kept_for_the_player_challenged(alice, bob, django_capture_on_commit_callbacks):
+    from challenges import services
+
+    lobby = _signed_in_client(bob)
+    lobby.get("/play/")
+    assert b"challenges you" not in lobby.get("/play/").content.lower()
+    with django_capture_on_commit_callbacks(execute=True):
+        challenge = services.challenge_create(user=alice, to=bob, game="game-of-god", num_players=2)
+    assert f"/challenges/{challenge.pk}/".encode() in lobby.get("/play/").content
+    with django_capture_on_commit_callbacks(execute=True):
+        services.challenge_cancel(challenge_id=challenge.pk, user=alice)
+    assert f"/challenges/{challenge.pk}/".encode() not in lobby.get("/play/").content
+
+
+def test_a_message_for_the_visitor_is_shown_on_a_page_kept_without_it(client, alice):
+    from django.contrib import messages
+    from django.contrib.messages.storage.cookie import CookieStorage
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+
+    client.force_login(alice)
+    client.get("/hall-of-fame/")
+    client.get("/hall-of-fame/")  # kept
+    storage = CookieStorage(RequestFactory().get("/"))
+    storage.add(messages.INFO, "Your match is open.")
+    response = HttpResponse()
+    storage.update(response)
+    client.cookies["messages"] = response.cookies["messages"].value
+    assert b"Your match is open." in client.get("/hall-of-fame/").content
+    assert b"Your match is open." not in client.get("/hall-of-fame/").content  # read once, then gone
 
 
 def test_a_page_with_a_visitors_csrf_token_is_never_kept(client, renders, monkeypatch):

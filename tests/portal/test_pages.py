@@ -36,7 +36,7 @@ def test_home_lists_the_five_games_with_player_counts(client):
 
 def test_navigation_has_the_pages_of_a_game_site(client):
     body = client.get("/").content.decode()
-    for label in ["Home", "All games", "Hall of Fame", "Forum", "Stats", "Help", "About", "Register now!", "Log in"]:
+    for label in ["Home", "All games", "Hall of Fame", "Forum", "Stats", "Help", "About", "Sign up", "Sign in"]:
         assert label in body
 
 

@@ -50,3 +50,8 @@ def test_make_run_installs_the_runtime_packages_only_and_make_test_adds_the_rest
     base_rule = MAKEFILE.split("$(BASE_STAMP): ", 1)[1].split("\n\n", 1)[0]
     assert "requirements/base.txt" in base_rule and "dev.txt" not in base_rule
     assert "--require-hashes" in MAKEFILE
+
+
+def test_the_readme_says_sign_up_needs_the_link_printed_in_the_terminal_and_the_first_run_takes_minutes():
+    assert "The first `make run` takes minutes" in README
+    assert "prints its e-mails in the terminal where `make run` runs" in README

@@ -40,7 +40,7 @@ def test_joining_and_withdrawing_need_an_account(api, alice):
     tournament = announce(alice)
     response = api.post(f"/api/tournaments/{tournament.pk}/join/")
     assert response.status_code in (401, 403)
-    assert response.json()["message"] == "Log in to do that."
+    assert response.json()["message"] == "Sign in to do that."
 
 
 def test_a_player_joins_sees_themselves_entered_and_withdraws(api, alice, bob):

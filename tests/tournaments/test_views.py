@@ -59,6 +59,15 @@ def test_a_signed_in_player_creates_a_tournament_from_the_form(client, alice):
     assert "Discuss this tournament" in page
 
 
+def test_the_form_lets_bot_accounts_in_only_when_accepts_bots_is_ticked(client, alice):
+    client.force_login(alice)
+    client.post("/tournaments/new/", form_data(name="People only"))
+    client.post("/tournaments/new/", form_data(name="Bots welcome", accepts_bots="on"))
+    assert dict(Tournament.objects.values_list("name", "accepts_bots")) == {"People only": False, "Bots welcome": True}
+    listing = client.get("/tournaments/").content.decode()
+    assert listing.count("accepts bots") == 1
+
+
 @pytest.mark.parametrize(
     ("overrides", "error"),
     [
@@ -102,7 +111,7 @@ def test_the_creator_edits_before_the_start(client, alice, bob):
 def test_a_visitor_enters_and_withdraws_with_the_buttons(client, alice, bob):
     tournament = announce(alice)
     url = f"/tournaments/{tournament.pk}/"
-    assert "Log in</a> to enter" in client.get(url).content.decode()
+    assert "Sign in</a> to enter" in client.get(url).content.decode()
     client.force_login(bob)
     assert "Enter this tournament" in client.get(url).content.decode()
     client.post(f"{url}join/")
@@ -242,7 +251,11 @@ def test_the_player_page_shows_the_places_in_tournaments(client, alice, make_use
     play_round(tournament)
     assert Match.objects.get(pk=table.match_id).status == Match.Status.FINISHED
     winner_page = client.get(f"/players/{first.username}/").content.decode()
-    assert "1 tournament won." in winner_page and "<strong>Winner</strong> of 2 in" in winner_page
+    assert (
+        "1 tournament won." in winner_page
+        and "<strong>Won</strong> <a href=" in winner_page
+        and "</a> against 1 other <span" in winner_page
+    )
     loser = ben if first == ann else ann
     assert "Place 2 of 2 in" in client.get(f"/players/{loser.username}/").content.decode()
 

@@ -24,6 +24,9 @@ class Command(BaseCommand):
     def handle(self, *args, interval, once, **options):
         tasks = [(job, import_string(job.task)) for job in PERIODIC_JOBS]
         due = dict.fromkeys(PERIODIC_JOBS, 0.0)
+        # The last line each job printed: a job that finds the same thing again and again (a
+        # match whose bot keeps stalling) says it once, and again only when it changes.
+        said: dict = {}
         while True:
             for job, task in tasks:
                 now = time.monotonic()
@@ -32,8 +35,10 @@ class Command(BaseCommand):
                 due[job] = now + job.every
                 result = task()
                 counts = tuple(result) if isinstance(result, (tuple, list)) else (result,)
-                if job.said and any(counts):
-                    self.stdout.write(job.said.format(*counts))
+                line = job.said.format(*counts) if job.said and any(counts) else ""
+                if line and line != said.get(job):
+                    self.stdout.write(line)
+                said[job] = line
             if once:
                 return
             time.sleep(interval)

@@ -98,7 +98,7 @@ def test_a_lesson_on_a_phone_keeps_its_step_over_a_reload_and_asks_a_visitor_to_
     play_lesson_to_its_end_from(page, "territories", 1)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     end = page.locator("#lesson-end")
-    assert "Log in to play against MCTS Easy" in end.inner_text()
+    assert "Sign in to play against MCTS Easy" in end.inner_text()
     screenshot(page, "learn-territories-390-done")
 
 
@@ -115,4 +115,4 @@ def test_a_visitor_plays_the_games_second_lesson_to_its_end(asgi_server, browser
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     play_lesson_to_its_end(page, asgi_server, slug, screenshot, "1280", second.lesson)
     assert second.closing in page.locator("#prompt").inner_text()
-    assert "Log in to play against MCTS Easy" in page.locator("#lesson-end").inner_text()
+    assert "Sign in to play against MCTS Easy" in page.locator("#lesson-end").inner_text()

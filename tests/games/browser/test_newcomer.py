@@ -80,8 +80,8 @@ def test_bots_of_one_kind_are_told_apart_and_the_move_list_drives_the_replay(
     # The dice board's final places name the seats the same way.
     places = page.eval_on_selector_all("#board .dt-player-name", "els => els.map(e => e.textContent)")
     # (The two bots' colours, which tell them apart, stay whole however short the room; the
-    # person's own name may be cut to "alice… (you)" when it heads a long score.)
-    bots = [re.search(r"\((\w+)\)$", name) for name in places if "(you)" not in name]
+    # person's own name, "alice (blue, you)", may be cut to "al… (blue, you)" when it heads a long score.)
+    bots = [re.search(r"\((\w+)\)$", name) for name in places if not name.endswith("you)")]
     assert sorted(found.group(1) for found in bots if found) == ["green", "red"], places
 
     # The move list: plain words, no engine codes, numbered in full from 1.
@@ -162,7 +162,7 @@ def test_a_visitor_finds_a_live_match_to_watch_and_learns_how_to_chat(
     page.wait_for_selector("#board svg")
     assert page.locator("#watching").is_visible()
     hint = page.locator(".chat-hint")
-    assert "Log in" in hint.inner_text() and "to join the chat" in hint.inner_text()
+    assert "Sign in" in hint.inner_text() and "to join the chat" in hint.inner_text()
     assert page.locator("#chat-form").count() == 0
     assert_fits(page, width, "the watched match")
     screenshot(page, f"newcomer-watching-{device}")

@@ -159,7 +159,7 @@ def test_a_person_plays_a_whole_match_by_clicking_the_game_of_god_board(asgi_ser
     assert page.locator("#board svg .gg-square").count() == 64
     bands = page.locator("#board svg .gg-band-text").all_text_contents()
     # Each side named as everywhere on the page: the player and the seat's colour.
-    assert "N · North goal area · stacker (blue) (you)" in bands, bands
+    assert "N · North goal area · stacker (blue, you)" in bands, bands
     assert "S · South goal area · Rand… (orange)" in bands, bands
 
     done = {"vacant": 0, "challenge": 0, "pass": 0, "trap": 0, "move": 0}
