@@ -298,7 +298,7 @@ def test_a_password_change_ends_the_other_sessions_though_their_page_was_kept(
         alice.set_password("a-new-password-of-alice")
         alice.save(update_fields=["password"])  # nothing the others see: only her area moves
     body = other.get("/hall-of-fame/").content.decode()
-    assert "alice" not in body and "Log in" in body
+    assert "alice" not in body and "Sign in" in body
 
 
 def test_a_signed_out_session_gets_no_kept_page(client, alice):
@@ -309,7 +309,7 @@ def test_a_signed_out_session_gets_no_kept_page(client, alice):
     client.post("/accounts/logout/")
     client.cookies[settings.SESSION_COOKIE_NAME] = cookie  # the old cookie, replayed
     body = client.get("/hall-of-fame/").content.decode()
-    assert "alice" not in body and "Log in" in body
+    assert "alice" not in body and "Sign in" in body
 
 
 def test_a_challenge_shows_in_the_lobby_kept_for_the_player_challenged(alice, bob, django_capture_on_commit_callbacks):
