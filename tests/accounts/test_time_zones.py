@@ -153,3 +153,36 @@ def test_the_viewer_zone_behaves_as_the_zone_it_settles_on(rf):
     shown = DEADLINE.astimezone(ViewerZone(request))
     assert (shown.hour, shown.minute, shown.tzname()) == (18, 30, "JST")
     assert shown == DEADLINE.astimezone(ZoneInfo("Asia/Tokyo"))
+
+
+@pytest.mark.parametrize(("path", "zone"), [("/api/challenges/", "UTC"), ("/challenges/", "Asia/Tokyo")])
+def test_the_api_speaks_utc_whoever_asks(rf, path, zone):
+    from django.contrib.auth.models import AnonymousUser
+    from django.utils import timezone
+
+    from accounts.middleware import TimeZoneMiddleware
+
+    request = rf.get(path, HTTP_COOKIE="tz=Asia/Tokyo")
+    request.user = AnonymousUser()
+    seen = []
+    TimeZoneMiddleware(lambda request: seen.append(timezone.get_current_timezone_name()))(request)
+    assert seen == [zone]
+
+
+@pytest.mark.asyncio
+async def test_in_an_async_stack_the_zone_is_active_in_the_event_loop(rf):
+    from asgiref.sync import iscoroutinefunction
+    from django.contrib.auth.models import AnonymousUser
+    from django.utils import timezone
+
+    from accounts.middleware import TimeZoneMiddleware
+
+    async def view(request):
+        return timezone.get_current_timezone_name()
+
+    middleware = TimeZoneMiddleware(view)
+    request = rf.get("/", HTTP_COOKIE="tz=Asia/Tokyo")
+    request.user = AnonymousUser()
+    assert iscoroutinefunction(middleware)
+    assert await middleware(request) == "Asia/Tokyo"
+    assert timezone.get_current_timezone_name() == "UTC"  # and only for the request
