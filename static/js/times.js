@@ -90,3 +90,15 @@ function saveBrowserZone() {
 
 renderTimes();
 saveBrowserZone();
+
+// Parts of the page drawn again later (a tournament's live part, a new challenge) bring their
+// own <time> elements: shown in the viewer's zone as they arrive.
+new MutationObserver((changes) => {
+  for (const change of changes) {
+    for (const node of change.addedNodes) {
+      if (node.nodeType !== Node.ELEMENT_NODE) continue;
+      if (node.matches("time[data-local]")) renderTimes(node.parentElement || document);
+      else renderTimes(node);
+    }
+  }
+}).observe(body, { childList: true, subtree: true });
