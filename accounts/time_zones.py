@@ -109,6 +109,11 @@ class ViewerZone(tzinfo):
     def fromutc(self, dt: datetime) -> datetime:
         return dt.replace(tzinfo=UTC).astimezone(self.settled)
 
+    def __reduce__(self):
+        # A time a form read in this zone may be copied or pickled (a cached object): it
+        # goes as the zone itself, never with the request.
+        return (ZoneInfo, (self.settled.key,))
+
     def __str__(self) -> str:
         return self.settled.key
 

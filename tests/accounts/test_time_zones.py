@@ -2,6 +2,7 @@
 page, or the browser's saved once on a first visit), a cookie for visitors, UTC otherwise;
 times stored in UTC and shown in the viewer's zone, never cached in another's."""
 
+import pickle
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -153,6 +154,9 @@ def test_the_viewer_zone_behaves_as_the_zone_it_settles_on(rf):
     shown = DEADLINE.astimezone(ViewerZone(request))
     assert (shown.hour, shown.minute, shown.tzname()) == (18, 30, "JST")
     assert shown == DEADLINE.astimezone(ZoneInfo("Asia/Tokyo"))
+    # A time read in the zone (a form's) pickles as the zone itself, without the request.
+    read = pickle.loads(pickle.dumps(datetime(2031, 1, 15, 18, 30, tzinfo=ViewerZone(request))))
+    assert read == DEADLINE and read.tzinfo == ZoneInfo("Asia/Tokyo")
 
 
 @pytest.mark.parametrize(("path", "zone"), [("/api/challenges/", "UTC"), ("/challenges/", "Asia/Tokyo")])
