@@ -8,6 +8,7 @@ from django.db.models import Q
 from .models import USERNAME_MAX_LENGTH, User
 from .passwords import RevokeCredentialsOnPasswordChange
 from .services import BOT_CANNOT_SIGN_IN
+from .time_zones import ZONE_HINT, choices
 
 
 class SignupForm(AllauthSignupForm):
@@ -40,6 +41,18 @@ class BioForm(forms.ModelForm):
         widgets = {"bio": forms.Textarea(attrs={"rows": 5, "maxlength": 1000})}
         labels = {"bio": "About you"}
         help_texts = {"bio": "Up to 1000 characters, shown on your public profile."}
+
+
+class TimeZoneForm(forms.Form):
+    time_zone = forms.ChoiceField(
+        label="Time zone",
+        choices=choices,
+        error_messages={
+            "invalid_choice": "%(value)s is not a time zone we know: " + ZONE_HINT,
+            "required": "Choose a time zone: " + ZONE_HINT,
+        },
+        help_text="Dates and times on the site and in our e-mails are shown in this zone.",
+    )
 
 
 class LoginForm(AllauthLoginForm):

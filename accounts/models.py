@@ -2,6 +2,8 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.urls import reverse
 
+from .time_zones import validate_time_zone
+
 # The longest username a new account may take (the column keeps Django's 150 for older ones).
 USERNAME_MAX_LENGTH = 30
 
@@ -33,6 +35,14 @@ class User(AbstractUser):
     # only the timeouts after its last unpausing count towards the next pause.
     bot_paused_at = models.DateTimeField(null=True, blank=True)
     bot_unpaused_at = models.DateTimeField(null=True, blank=True)
+    # The zone the pages and mails show times in (an IANA name); empty until the person or
+    # their browser chooses one (accounts.time_zones).
+    time_zone = models.CharField(
+        max_length=64,
+        blank=True,
+        validators=[validate_time_zone],
+        help_text="The time zone times are shown in, such as Europe/Paris; empty: the browser's, else UTC.",
+    )
 
     class Meta:
         ordering = ["username"]

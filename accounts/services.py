@@ -10,8 +10,10 @@ from rest_framework.authtoken.models import Token
 
 import live
 from portal.errors import ServiceError
+from portal.page_cache import bump_on_commit, viewer_area
 
 from .models import USERNAME_MAX_LENGTH, User
+from .time_zones import ZONE_HINT, is_zone
 
 
 def user_lock(*, user) -> None:
@@ -26,6 +28,34 @@ def user_update_bio(*, user: User, bio: str) -> User:
     user.full_clean(exclude=["password"])
     user.save(update_fields=["bio"])
     return user
+
+
+def _checked_zone(name: str) -> str:
+    name = (name or "").strip()
+    if not is_zone(name):
+        raise AccountError(f"{name[:64] or 'An empty name'} is not a time zone we know: {ZONE_HINT}", field="time_zone")
+    return name
+
+
+def user_set_time_zone(*, user: User, time_zone: str) -> User:
+    """Save the zone the person's pages and mails show times in; an unknown name is refused
+    and changes nothing."""
+    user.time_zone = _checked_zone(time_zone)
+    user.save(update_fields=["time_zone"])
+    return user
+
+
+def user_adopt_browser_time_zone(*, user: User, time_zone: str) -> bool:
+    """Save the zone the person's browser reports, once: only while they have none saved
+    (their own choice is never overridden). Whether it was saved; an unknown name is refused."""
+    time_zone = _checked_zone(time_zone)
+    if user.time_zone:
+        return False
+    saved = User.objects.filter(pk=user.pk, time_zone="").update(time_zone=time_zone) == 1
+    if saved:
+        user.time_zone = time_zone
+        bump_on_commit(viewer_area(user.pk))  # its kept pages show times in the zone it had
+    return saved
 
 
 def user_revoke_credentials(*, user: User) -> None:

@@ -3,13 +3,14 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from portal import refusals
 
-from . import selectors, services
-from .forms import BioForm, BotAccountForm
+from . import selectors, services, time_zones
+from .forms import BioForm, BotAccountForm, TimeZoneForm
 
 
 @login_required
@@ -20,7 +21,49 @@ def profile_edit(request):
         services.user_update_bio(user=request.user, bio=form.cleaned_data["bio"])
         messages.success(request, "Your profile was saved.")
         return redirect("player", username=request.user.username)
-    return render(request, "accounts/profile_edit.html", {"form": form})
+    return render(request, "accounts/profile_edit.html", {"form": form, "zone_form": _zone_form(request.user)})
+
+
+def _zone_form(user, data=None) -> TimeZoneForm:
+    return TimeZoneForm(data, initial={"time_zone": user.time_zone}, prefix="zone")
+
+
+@login_required
+@require_POST
+def time_zone_edit(request):
+    """The zone the person's times are shown in, chosen on the profile page."""
+    form = _zone_form(request.user, request.POST)
+    if form.is_valid():
+        with refusals.on_form(form):
+            services.user_set_time_zone(user=request.user, time_zone=form.cleaned_data["time_zone"])
+            messages.success(request, f"Times are now shown in {request.user.time_zone}.")
+            return redirect("profile-edit")
+    return render(request, "accounts/profile_edit.html", {"form": BioForm(instance=request.user), "zone_form": form})
+
+
+@require_POST
+def browser_time_zone(request):
+    """The zone the browser reports (static/js/times.js), on a first visit: saved on the
+    account of a signed-in person who has none (never over their own choice), kept in a
+    cookie for a visitor who is not signed in. 204, or 400 for a name that is no zone."""
+    name = request.POST.get("time_zone", "")
+    if not time_zones.is_zone(name):
+        return JsonResponse(
+            {"code": "bad_request", "message": f"{name[:64]} is not a time zone we know.", "field": "time_zone"},
+            status=400,
+        )
+    response = HttpResponse(status=204)
+    if request.user.is_authenticated:
+        services.user_adopt_browser_time_zone(user=request.user, time_zone=name)
+    else:
+        response.set_cookie(
+            settings.TIME_ZONE_COOKIE_NAME,
+            name,
+            max_age=365 * 24 * 3600,
+            samesite="Lax",
+            secure=request.is_secure(),
+        )
+    return response
 
 
 @login_required

@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import live
+from accounts import time_zones
 from accounts.models import User
 from forums.models import Post
 from games.models import Match, Seat
@@ -456,9 +457,24 @@ def notice_mail_send(*, notification_id: int) -> bool:
     notification = Notification.objects.select_related("user").filter(pk=notification_id, read=False).first()
     if notification is None or not away_with_mail_on(notification.user):
         return False
-    text = [notification.text, _absolute(notification.get_absolute_url())]
+    text = [notification.text, *_first_move_due(notification), _absolute(notification.get_absolute_url())]
     _mail(notification.user, notification.get_kind_display(), text).send(fail_silently=False)
     return True
+
+
+def _first_move_due(notification: Notification) -> list[str]:
+    """For a table ready, when its first move is due, in the person's zone."""
+    match_id = notification.key.removeprefix("table:")
+    if notification.kind != Notification.Kind.TABLE_READY or not match_id.isdigit():
+        return []
+    deadline = Match.objects.filter(pk=int(match_id)).values_list("deadline", flat=True).first()
+    return [f"Your first move is due by {due_in_zone(notification.user, deadline)}."] if deadline else []
+
+
+def due_in_zone(user, moment: datetime) -> str:
+    """``moment`` as the person reads it: in their time zone, named (UTC when they chose none)."""
+    zone = time_zones.user_zone(user)
+    return f"{moment.astimezone(zone):%a %d %b %Y, %H:%M} ({zone.key})"
 
 
 def _absolute(path: str) -> str:
@@ -496,10 +512,15 @@ def _turn_mail(user, matches: list[Match]) -> EmailMessage:
         opening = f"It is your move in {len(matches)} correspondence matches:"
     lines = [opening, ""]
     for match in matches:
-        left = match.deadline - timezone.now()
+        deadline = match.deadline
+        assert deadline is not None  # turn_mail_due picks the matches with a clock running
+        left = deadline - timezone.now()
         hours = max(0, int(left.total_seconds() // 3600))
         due = f"{hours // 24} d {hours % 24} h left" if hours >= 24 else f"{hours} h left"
-        lines.append(f"- {match.game_name} #{match.pk} ({due}): {_absolute(match.get_absolute_url())}")
+        lines.append(
+            f"- {match.game_name} #{match.pk} ({due}, by {due_in_zone(user, deadline)}):"
+            f" {_absolute(match.get_absolute_url())}"
+        )
     lines += [
         "",
         f"You get at most one message per match every {settings.TURN_MAIL_EVERY_HOURS} hours, and none",

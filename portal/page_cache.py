@@ -19,7 +19,9 @@ match's ratings or a recompute (``rankings.services``), a change to the open mat
 forum saved (``portal.receivers``). Moves do none of these, so the move path never touches
 this cache.
 
-Nothing personal is ever inside a fragment. Fragments are rendered without the request (no
+Nothing personal is ever inside a fragment, not even the viewer's time zone: fragments are
+rendered in UTC and print times as ``<time datetime>`` elements that the page's script shows
+in each viewer's zone; a whole page is kept per time zone cookie too. Fragments are rendered without the request (no
 user, no session, no CSRF token), and a template marks what differs per viewer with
 ``{% personal "me" row.user_id %} class="me"{% endpersonal %}``: the fragment keeps the text
 with its condition, and ``{% fill fragment %}`` puts it in, or leaves it out, for each
@@ -54,6 +56,7 @@ from django.core.cache import caches
 from django.db import transaction
 from django.http import HttpResponse
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 
 from .cache import aget_many
@@ -173,8 +176,11 @@ class Rendered:
 
 
 def render(template: str, context: dict) -> Rendered:
-    """Render ``template`` as a shared fragment: no request, personal parts kept aside."""
-    html = render_to_string(template, {**context, BUILDING: True, "csrf_token": CSRF_SLOT})
+    """Render ``template`` as a shared fragment: no request, personal parts kept aside, and
+    in UTC whoever asks first (its times are ``<time>`` elements the page's script shows in
+    each viewer's zone)."""
+    with timezone.override("UTC"):
+        html = render_to_string(template, {**context, BUILDING: True, "csrf_token": CSRF_SLOT})
     pieces = _MARKER.split(html)
     parts: list[str | tuple[str, str, str]] = []
     for i in range(0, len(pieces) - 1, 4):
@@ -341,7 +347,9 @@ async def whole_page(
     generation_keys = [GENERATION_KEY.format(area) for area in areas]
     found = await aget_many(shared_cache(), generation_keys)
     if all(k in found for k in generation_keys):
-        key = (request.get_full_path(), release(), *(found[k] for k in generation_keys), *who)
+        # The visitor's time zone as their browser keeps it: the page prints times in it.
+        zone = request.COOKIES.get(settings.TIME_ZONE_COOKIE_NAME, "")[:64]
+        key = (request.get_full_path(), zone, release(), *(found[k] for k in generation_keys), *who)
         kept = _pages.get(key)
         if kept is not None:
             content, csrf_used, until = kept

@@ -141,6 +141,8 @@ MIDDLEWARE = _MiddlewareList(
         "portal.middleware.CommonMiddleware",
         "portal.middleware.CsrfViewMiddleware",
         "portal.middleware.AuthenticationMiddleware",
+        # After the account's middleware: each request in its viewer's time zone.
+        "accounts.middleware.TimeZoneMiddleware",
         "portal.middleware.MessageMiddleware",
         "portal.middleware.XFrameOptionsMiddleware",
         "allauth.account.middleware.AccountMiddleware",
@@ -428,9 +430,12 @@ RATELIMIT_IP_META_KEY = "portal.client_ip.client_ip"
 
 # --- Internationalisation, static files --------------------------------------------------
 LANGUAGE_CODE = "en-us"
-TIME_ZONE = "UTC"
+TIME_ZONE = "UTC"  # what is stored, and the zone of a visitor whose zone is not known
 USE_I18N = True
 USE_TZ = True
+# The cookie that keeps a visitor's time zone as their browser reports it (static/js/times.js),
+# for those not signed in or with no zone saved; a person's saved zone comes first.
+TIME_ZONE_COOKIE_NAME = env.str("TIME_ZONE_COOKIE_NAME", default="tz")
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

@@ -4,6 +4,7 @@ service's (``services.tournament_settings``); the form puts its message by the f
 from __future__ import annotations
 
 from django import forms
+from django.utils import timezone
 
 from games.catalog import all_games, bot_choices, game_choices
 from portal import refusals
@@ -43,9 +44,9 @@ class TournamentForm(forms.Form):
     invite_only = forms.BooleanField(required=False, label="By invitation only (entry through the invite link)")
     accepts_bots = forms.BooleanField(required=False, label="Accepts bots (people's bot accounts may enter)")
     registration_opens_at = forms.DateTimeField(
-        label="Entries open (UTC)", required=False, widget=DATETIME, help_text="Empty: at once."
+        label="Entries open", required=False, widget=DATETIME, help_text="Empty: at once."
     )
-    starts_at = forms.DateTimeField(label="First round starts (UTC)", widget=DATETIME)
+    starts_at = forms.DateTimeField(label="First round starts", widget=DATETIME)
     rounds = forms.IntegerField(
         label="Rounds (Swiss)",
         required=False,
@@ -57,6 +58,10 @@ class TournamentForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = game_choices()
+        # Read and shown in the viewer's zone (Django's date-time fields use the active one).
+        zone = timezone.get_current_timezone_name()
+        for name in ("registration_opens_at", "starts_at"):
+            self.fields[name].label = f"{self.fields[name].label} ({zone})"
 
     def games_data(self) -> dict:
         """For the page's script (``static/js/game-forms.js``): each game's table sizes, and the

@@ -5,6 +5,7 @@
 
 import * as boardView from "./board-view.js";
 import { showYourTurn } from "./your-turn.js";
+import { dateTimeText } from "./times.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -32,6 +33,8 @@ const els = {
   takebackStatus: document.getElementById("takeback-status"),
   takebackButtons: document.getElementById("takeback-buttons"),
   moveNews: document.getElementById("move-news"),
+  moveDue: document.getElementById("move-due"),
+  moveDueTime: document.getElementById("move-due-time"),
 };
 
 // The close code of a socket whose sign-in ended (live.credentials.SIGNED_OUT).
@@ -261,6 +264,18 @@ function renderTurn() {
   els.turnClock.hidden = !payload.clocks.deadline;
 }
 
+// A correspondence move's deadline as a time of day in the viewer's zone.
+function renderMoveDue() {
+  if (!els.moveDue) return;
+  const deadline = payload.status === "active" ? payload.clocks.deadline : null;
+  els.moveDue.hidden = !deadline;
+  if (!deadline) return;
+  const time = document.createElement("time");
+  time.dateTime = deadline;
+  time.textContent = dateTimeText(deadline);
+  els.moveDueTime.replaceChildren(time);
+}
+
 function clockText(left) {
   if (left > 86400) return `${Math.floor(left / 86400)} d ${Math.floor((left % 86400) / 3600)} h left`;
   if (left > 3600) return `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min left`;
@@ -384,6 +399,7 @@ function render() {
     payload.status === "open" ? "Waiting for players to take the open seats." : over[payload.status] || headline(view);
   renderSeats();
   renderTurn();
+  renderMoveDue();
   tickClock();
   renderScore(view);
   renderActions();

@@ -104,5 +104,5 @@ def test_an_answered_challenge_says_what_became_of_it_and_when_not_when_it_expir
     page = client.get("/challenges/").content.decode()
     row = page[page.index(f'data-challenge="{declined.pk}"') :]
     row = row[: row.index("</li>")]
-    assert '<span class="badge">declined</span>' in row and "ago</span>" in row
+    assert '<span class="badge">declined</span>' in row and "ago</time>" in row
     assert "expires in" not in row

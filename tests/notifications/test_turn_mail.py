@@ -2,8 +2,9 @@
 stop it. Mail goes to Django's locmem outbox (``mailoutbox``)."""
 
 import time
-from datetime import timedelta
+from datetime import UTC, timedelta
 from types import SimpleNamespace
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import signing
@@ -295,3 +296,17 @@ def test_a_mail_the_server_refuses_is_sent_by_the_next_try_and_holds_no_lock_mea
     monkeypatch.setattr(EmailBackend, "send_messages", working)
     assert services.turn_mail_send(user_id=person.pk) == 1
     assert [mail.to for mail in mailoutbox] == [[person.email]]
+
+
+def test_the_mail_states_the_deadline_in_the_recipients_zone_and_names_it(away_turn, mailoutbox):
+    person = waiting_for(away_turn)
+    person.time_zone = "Asia/Tokyo"
+    person.save(update_fields=["time_zone"])
+    sweep_your_turn()
+    due = away_turn.deadline.astimezone(ZoneInfo("Asia/Tokyo"))
+    assert f"by {due:%a %d %b %Y, %H:%M} (Asia/Tokyo)" in mailoutbox[0].body
+
+
+def test_the_mail_of_a_person_without_a_zone_states_utc(away_turn, mailoutbox):
+    sweep_your_turn()
+    assert f"by {away_turn.deadline.astimezone(UTC):%a %d %b %Y, %H:%M} (UTC)" in mailoutbox[0].body

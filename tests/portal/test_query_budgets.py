@@ -178,6 +178,22 @@ def test_an_invite_only_match_page_costs_its_players_no_query_more(client, site,
         assert client.get(invited.get_absolute_url()).status_code == 200
 
 
+def test_showing_times_in_the_viewers_zone_costs_no_query(client, site, costs, django_assert_max_num_queries):
+    """The zone rides on the account the page loads anyway, or on the visitor's cookie."""
+    client.cookies["tz"] = "America/New_York"
+    costs("/", cold=2, warm=0)
+    alice = site["alice"]
+    alice.time_zone = "Asia/Tokyo"
+    alice.save(update_fields=["time_zone"])
+    client.force_login(alice)
+    body = costs("/", cold=2 + SIGNED_IN, warm=SIGNED_IN)
+    assert 'data-time-zone="Asia/Tokyo"' in body
+    match = site["playing"]
+    client.get(match.get_absolute_url())
+    with django_assert_max_num_queries(2 + TABLE + SIGNED_IN):
+        assert client.get(match.get_absolute_url()).status_code == 200
+
+
 # --------------------------------------------------------------------------------------
 # Players
 

@@ -4,6 +4,7 @@ links back to its tournament, counts down the first move's clock, and offers no 
 the tournament; the tournament page's live part carries its status, winner and buttons."""
 
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -87,6 +88,19 @@ def test_a_player_away_with_the_mail_on_is_mailed_the_call(alice, four, tasks_in
     mail = next(mail for mail in mailoutbox if mail.to == [four[0].email])
     assert mail.subject == "Your table is ready"
     assert "round 1 of Night cup" in mail.body and "/matches/" in mail.body
+
+
+def test_the_call_states_the_first_moves_deadline_in_the_players_zone(alice, four, tasks_in_process, mailoutbox):
+    for user in four:
+        last_seen(user, timedelta(hours=1))
+    four[0].time_zone = "America/Sao_Paulo"
+    four[0].save(update_fields=["time_zone"])
+    started(alice, four, speed="correspondence", seconds_per_move=None, days_per_move=2)
+    match = Match.objects.get(seats__user=four[0])
+    mail = next(mail for mail in mailoutbox if mail.to == [four[0].email])
+    assert match.deadline is not None
+    due = match.deadline.astimezone(ZoneInfo("America/Sao_Paulo"))
+    assert f"Your first move is due by {due:%a %d %b %Y, %H:%M} (America/Sao_Paulo)." in mail.body
 
 
 def test_a_player_on_the_site_is_not_mailed_the_call(alice, four, tasks_in_process, mailoutbox):
