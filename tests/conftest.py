@@ -4,6 +4,7 @@ The same tests run on the embedded defaults and, with DATABASE_URL and REDIS_URL
 PostgreSQL, channels-redis and a real Celery worker (see ``drain_worker`` below).
 """
 
+import collections
 import functools
 import os
 import shutil
@@ -28,7 +29,13 @@ ARTIFACTS = settings.BASE_DIR / "test-artifacts"
 
 _tasks_running = 0
 _tasks_sent = 0  # by this process (tests, live-server threads, the worker's own retries)
-_tasks_sent_when_idle = 0  # how many had been sent when the worker was last found idle
+_tasks_received = 0  # by the worker (a retry is a new message: sent and received again)
+_tasks_not_over: collections.Counter = collections.Counter()  # received by the worker, by task id, not yet run
+_tasks_lost = 0  # sent, and never received in their grace period (see drain_worker)
+# A message the worker has popped from the queue but not yet recorded as received is in
+# neither place; one published to another broker (a test's own Redis) is never received.
+# How long a sent message may take to be received before it is counted as the latter.
+RECEIVE_GRACE_SECONDS = 5.0
 
 
 def _task_started(**kwargs):
@@ -48,6 +55,20 @@ def _task_done(**kwargs):
 def _task_sent(**kwargs):
     global _tasks_sent
     _tasks_sent += 1
+
+
+def _task_received(request, **kwargs):
+    global _tasks_received
+    _tasks_received += 1
+    _tasks_not_over[request.id] += 1
+
+
+def _task_over(task_id, **kwargs):
+    # A task applied in the test's own thread (``Task.apply``) runs without being received.
+    if _tasks_not_over[task_id] > 0:
+        _tasks_not_over[task_id] -= 1
+    if _tasks_not_over[task_id] <= 0:
+        del _tasks_not_over[task_id]
 
 
 @functools.cache
@@ -71,26 +92,30 @@ def drain_worker(timeout=60.0):
 
     def idle() -> bool:
         # Queued, or taken by the worker and not yet acknowledged (every task acks late, so
-        # one taken from the queue is in ``unacked`` until it has run), or running.
-        # A person's bot turns beyond their share wait in their queue (games.bot_queue) until
-        # one of theirs is over.
+        # one taken from the queue is in ``unacked`` until it has run), or received and not
+        # over, or running. A person's bot turns beyond their share wait in their queue
+        # (games.bot_queue) until one of theirs is over.
         return (
             client.llen("celery") == 0
             and client.hlen("unacked") == 0
+            and not _tasks_not_over
             and _tasks_running == 0
             and bot_queue.waiting() == 0
         )
 
     def settled() -> bool:
-        # Between taking a message from the queue and recording it as unacked, the worker
-        # holds it in neither place for a moment: once something was sent since the worker
-        # was last found idle, ask twice.
-        global _tasks_sent_when_idle
-        sent = _tasks_sent
-        if not idle() or (sent != _tasks_sent_when_idle and (time.sleep(0.02) or not idle())):
+        # Between popping a message from the queue and receiving it, the worker holds it in
+        # none of the places ``idle`` looks: while fewer messages were received than sent, wait
+        # for them, up to a grace period (one sent to another broker is never received here).
+        global _tasks_lost
+        if not idle():
             return False
-        _tasks_sent_when_idle = sent
-        return True
+        received = _tasks_received
+        grace = time.monotonic() + RECEIVE_GRACE_SECONDS
+        while _tasks_sent - _tasks_lost > _tasks_received and time.monotonic() < grace:
+            time.sleep(0.01)
+        _tasks_lost = max(_tasks_lost, _tasks_sent - _tasks_received)
+        return _tasks_received == received or idle()
 
     wait_for(settled, timeout=timeout, message="idle worker")
 
@@ -236,13 +261,20 @@ def celery_worker_on_redis(django_db_setup, django_db_blocker):
         yield None
         return
     from celery.contrib.testing.worker import start_worker
-    from celery.signals import after_task_publish, task_postrun, task_prerun
+    from celery.signals import (
+        after_task_publish,
+        task_postrun,
+        task_prerun,
+        task_received,
+    )
 
     from portal.celery import app
 
     after_task_publish.connect(_task_sent, weak=False)
+    task_received.connect(_task_received, weak=False)
     task_prerun.connect(_task_started, weak=False)
     task_postrun.connect(_task_done, weak=False)
+    task_postrun.connect(_task_over, weak=False)
     app.control.purge()
     # Nor messages an earlier run's worker took and never acknowledged (drain_worker counts them).
     import redis
