@@ -172,7 +172,7 @@ def _task_started(task_id=None, task=None, **kwargs):
     sent_at = getattr(task.request, SENT_AT_HEADER, None) if task is not None else None
     if sent_at is not None:
         metrics.task_waited(task.name, time.time() - float(sent_at))
-    _started[task_id] = (time.perf_counter(), logs.bind(**logs.current(), task_id=task_id))
+    _started[task_id] = (time.perf_counter(), logs.bind(**{**logs.current(), "task_id": task_id}))
 
 
 @task_postrun.connect

@@ -55,6 +55,35 @@ def test_the_development_format_is_one_readable_line_with_the_id():
     assert text.endswith(" WARNING games.tasks [task=abc] bot random stalled") and text[:4].isdigit()
 
 
+def test_a_task_run_inside_another_logs_under_its_own_id_then_the_outer_ones_again(lines, settings):
+    # Eager Celery (the embedded default) runs a task that another one starts (a bot's move
+    # that finishes a match starts the rating) in the same context.
+    from celery import shared_task
+
+    @shared_task
+    def inner():
+        logging.getLogger("games.tasks").warning("inner at work")
+
+    @shared_task
+    def outer():
+        inner.apply()
+        logging.getLogger("games.tasks").warning("outer at work")
+
+    errors = io.StringIO()
+    handler = logging.StreamHandler(errors)
+    handler.setLevel(logging.ERROR)
+    logging.getLogger("celery").addHandler(handler)
+    try:
+        run = outer.apply()
+    finally:
+        logging.getLogger("celery").removeHandler(handler)
+    assert errors.getvalue() == "", "no signal handler fails"
+    by_message = {entry["message"]: entry.get("task_id") for entry in lines()}
+    assert by_message["outer at work"] == run.id
+    assert by_message["inner at work"] not in (None, run.id)
+    assert logs.current() == {}
+
+
 def test_the_request_id_middleware_stays_async_under_an_async_server():
     async def get_response(request):
         return None
