@@ -1,7 +1,8 @@
 """deploy/backup.sh and deploy/restore.sh end to end, as an operator runs them: a scratch
 database on the test's PostgreSQL gets the migrations and the demo's finished, rated matches
 (played through the services); it is backed up, dropped, and restored from the file; the site
-then serves the same match pages, game records and rankings. A restore never writes over a
+then serves the same match pages, game records and rankings (the demo's short matches: the
+whole demo is ``tests/portal/test_seed_demo.py``'s). A restore never writes over a
 database that has tables.
 
 Runs only on PostgreSQL: set DATABASE_URL=postgres://... (CI does)."""
@@ -42,19 +43,55 @@ def drop(name: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-@pytest.fixture
-def scratch():
-    """The name and address of a database of this test's own, gone before and after."""
+def _needs_pg_dump() -> None:
     if not shutil.which("pg_dump"):
         if os.environ.get("CI"):
             pytest.fail("CI needs pg_dump and pg_restore (.ci/run installs postgresql-client)")
         pytest.skip("pg_dump is not installed (apt-get install postgresql-client)")
+
+
+def _scratch_name(suffix: str) -> str:
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    name = f"{settings.DATABASES['default']['NAME']}_backup_{worker}"[:63]
+    return f"{settings.DATABASES['default']['NAME']}_{suffix}_{worker}"[:63]
+
+
+@pytest.fixture(scope="module")
+def migrated():
+    """A database at the code's migrations, made once for the module: the tests' scratch
+    databases that need the schema are copies of it."""
+    _needs_pg_dump()
+    name = _scratch_name("migrated")
     drop(name)
     with psycopg.connect(server_url("postgres"), autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
-    yield name, server_url(name)
+    done = run([sys.executable, "manage.py", "migrate", "--noinput"], server_url(name))
+    assert done.returncode == 0, done.stderr
+    yield name
+    drop(name)
+
+
+def _scratch(template: str | None):
+    _needs_pg_dump()
+    name = _scratch_name("backup")
+    drop(name)
+    with psycopg.connect(server_url("postgres"), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
+    return name, server_url(name)
+
+
+@pytest.fixture
+def scratch():
+    """The name and address of an empty database of this test's own, gone before and after."""
+    name, url = _scratch(None)
+    yield name, url
+    drop(name)
+
+
+@pytest.fixture
+def scratch_migrated(migrated):
+    """The same, at the code's migrations."""
+    name, url = _scratch(migrated)
+    yield name, url
     drop(name)
 
 
@@ -71,13 +108,12 @@ def site(database_url: str) -> dict:
     return json.loads(done.stdout)
 
 
-def test_a_backup_restored_into_a_new_database_serves_the_same_matches_and_ratings(scratch, tmp_path):
-    name, url = scratch
-    for command in (["migrate", "--noinput"], ["seed_demo"]):
-        done = run([sys.executable, "manage.py", *command], url)
-        assert done.returncode == 0, done.stderr
+def test_a_backup_restored_into_a_new_database_serves_the_same_matches_and_ratings(scratch_migrated, tmp_path):
+    name, url = scratch_migrated
+    done = run([sys.executable, "-m", "tests.deploy.seed_short"], url)
+    assert done.returncode == 0, done.stderr
     before = site(url)
-    assert len(before["matches"]) >= 5
+    assert len(before["matches"]) >= 3
     assert all(m["page"] == 200 and isinstance(m["record"], dict) for m in before["matches"].values())
     assert sum(len(r["results"]) for r in before["rankings"].values()) > 0
 
@@ -98,10 +134,8 @@ def test_a_backup_restored_into_a_new_database_serves_the_same_matches_and_ratin
     assert plan.returncode == 0, plan.stdout + plan.stderr
 
 
-def test_a_restore_refuses_a_database_that_has_tables_and_changes_nothing(scratch, tmp_path):
-    name, url = scratch
-    done = run([sys.executable, "manage.py", "migrate", "--noinput"], url)
-    assert done.returncode == 0, done.stderr
+def test_a_restore_refuses_a_database_that_has_tables_and_changes_nothing(scratch_migrated, tmp_path):
+    name, url = scratch_migrated
     assert run([str(BACKUP), str(tmp_path / "empty-site.dump")], url).returncode == 0
     done = run(
         [sys.executable, "manage.py", "createsuperuser", "--noinput", "--username", "ops", "--email", "o@e.org"], url
