@@ -16,6 +16,7 @@ pytestmark = pytest.mark.browser
 
 MAX_CLICKS = 3000
 TIME_LIMIT = 120  # seconds; the person rushes forward: most games end within 120 of its moves
+PIECES = 6  # each, in the whole match clicked through
 CHALLENGES = 2  # the person challenges this often, then passes (a lost challenge may trap a piece)
 COLUMNS = "abcdefgh"
 
@@ -42,10 +43,12 @@ MARKS = """() => {
 }"""
 
 
-def start_against_random(page, base, num_players):
+def start_against_random(page, base, num_players, pieces=None):
     page.goto(f"{base}/play/computer/")
     page.select_option("select[name=game]", "game-of-god")
     page.select_option("select[name=num_players]", str(num_players))
+    if pieces is not None:
+        page.fill("input[name='opt_game-of-god_pieces']", str(pieces))
     page.select_option("select[name=bot]", "random")
     page.get_by_role("button", name="Play against the computer").click()
     page.wait_for_url(f"{base}/matches/*/")
@@ -155,7 +158,8 @@ def test_a_person_plays_a_whole_match_by_clicking_the_game_of_god_board(asgi_ser
     person = make_user("stacker")
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     log_in(page, asgi_server, person)
-    start_against_random(page, asgi_server, 2)
+    # Fewer pieces than the standard 14: the same board and rules, a shorter match.
+    start_against_random(page, asgi_server, 2, pieces=PIECES)
     assert page.locator("#board svg .gg-square").count() == 64
     bands = page.locator("#board svg .gg-band-text").all_text_contents()
     # Each side named as everywhere on the page: the player and the seat's colour.
