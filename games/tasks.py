@@ -212,3 +212,19 @@ def expire_open_matches() -> int:
     cutoff = timezone.now() - timedelta(hours=settings.OPEN_MATCH_EXPIRY_HOURS)
     waiting = Match.objects.filter(status=Match.Status.OPEN, updated_at__lte=cutoff).values_list("pk", "version")
     return sum(services.match_expire(match_id=match_id, version=version) for match_id, version in waiting)
+
+
+# An analysis runs on its own queue, ``analysis`` (settings.CELERY_TASK_ROUTES), served by
+# workers of its own, so it never holds up a live bot's reply; its time limit is its own.
+@shared_task(
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    max_retries=2,
+    retry_backoff=5,
+    soft_time_limit=settings.ANALYSIS_SECONDS,
+    time_limit=settings.ANALYSIS_SECONDS + 30,
+)
+def analyse_match(analysis_id: int) -> bool:
+    """Compute a queued analysis of a finished match (``services.analysis_run``); a no-op when
+    it is done already."""
+    return services.analysis_run(analysis_id=analysis_id)

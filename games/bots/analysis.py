@@ -43,7 +43,7 @@ FORMAT = 1
 
 
 def grade(loss: float) -> str:
-    """"blunder", "mistake", "inaccuracy" or "" for a move that cost ``loss``."""
+    """ "blunder", "mistake", "inaccuracy" or "" for a move that cost ``loss``."""
     for name, threshold in GRADES:
         if loss >= threshold - 1e-9:
             return name
@@ -60,7 +60,12 @@ class _Judge(MCTSBot):
             for slug, settings in LEVEL_SETTINGS["mcts-medium"].items()
         }
         super().__init__(
-            name="analysis", label="Analysis", iterations=iterations, first_weight=0.0, relative=False, per_game=per_game
+            name="analysis",
+            label="Analysis",
+            iterations=iterations,
+            first_weight=0.0,
+            relative=False,
+            per_game=per_game,
         )
         self.sums: list[float] = []
         self.count = 0
