@@ -25,7 +25,7 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..engines.base import CHANCE, TERMINAL, Game, State
+from ..engines.base import TERMINAL, Game, State
 from .base import rewards_from_ranking
 from .levels import LEVEL_SETTINGS
 from .mcts import MCTSBot
