@@ -72,7 +72,8 @@ def drain_worker(timeout=60.0):
 
     def idle() -> bool:
         # Queued (on the live work's queue or the analyses'), or taken by the worker and not
-        # yet acknowledged (every task acks late, so one taken from the queue is in ``unacked`` until it has run), or running.
+        # yet acknowledged (every task acks late, so one taken from the queue is in ``unacked``
+        # until it has run), or running.
         # A person's bot turns beyond their share wait in their queue (games.bot_queue) until
         # one of theirs is over.
         return (
