@@ -710,6 +710,8 @@ function showFrame() {
   renderScore(frame.view);
   const what = frame.action ? ` — ${frame.seat === null ? "Chance" : seatName(frame.seat)}: ${moveWords(frame.label || frame.action)}` : " — start";
   els.replayPos.textContent = `Step ${replayIndex} of ${replayFrames.length - 1}${what}`;
+  // For the page's other parts that follow the replay (the analysis chart's cursor).
+  document.dispatchEvent(new CustomEvent("replay-shown", { detail: replayIndex }));
 }
 
 const REPLAY_STEPS = {
@@ -729,6 +731,12 @@ els.moves.addEventListener("click", (event) => {
   if (!button) return;
   const frame = Number(button.dataset.frame);
   replayGo((i, last) => Math.min(last, frame));
+});
+
+// Another part of the page (the analysis) asks for a step: ``detail`` is the position's index.
+document.addEventListener("replay-go", (event) => {
+  const frame = Number(event.detail);
+  replayGo((i, last) => Math.max(0, Math.min(last, frame)));
 });
 
 els.replay.addEventListener("click", (event) => {

@@ -96,3 +96,27 @@ def test_the_api_requests_then_answers_status_and_result(alice, bob):
     result = client.get(f"/api/matches/{match.pk}/analysis/").json()["result"]
     assert len(result["values"]) == match.moves.count() + 1
     assert client.post(f"/api/matches/{match.pk}/analysis/").status_code == 200
+
+
+def test_the_match_page_offers_the_analysis_then_shows_its_chart_summary_and_thresholds(client, alice, bob):
+    match = finished_by_random_play("territories", [alice, bob], seed=3)
+    client.force_login(alice)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Analyse this game" in page
+    client.post(f"/matches/{match.pk}/analysis/request/")
+    done(match.pk)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="analysis-chart"' in page and "Analyse this game" not in page
+    assert page.count('class="analysis-line') == 2 and page.count('class="analysis-band"') == match.moves.count() + 1
+    assert "is an inaccuracy, 20 a mistake, 30 a blunder" in page
+    panel = client.get(f"/matches/{match.pk}/analysis/").content.decode()
+    assert "analysis-summary" in panel and "Mistakes" in panel
+
+
+def test_a_match_being_played_offers_no_analysis(client, alice, bob):
+    match = start_two_player("territories", alice, bob)
+    client.force_login(alice)
+    assert "Analyse this game" not in client.get(f"/matches/{match.pk}/").content.decode()
+    assert client.get(f"/matches/{match.pk}/analysis/").status_code == 404
+    assert client.post(f"/matches/{match.pk}/analysis/request/").status_code == 302
+    assert not MatchAnalysis.objects.exists()
