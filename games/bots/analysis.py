@@ -7,9 +7,10 @@ machine as on an idle one. A search starts, as the bots' do, from
 iteration, and chance positions are averaged over their outcomes by drawing them afresh on
 every pass (the open-loop tree of ``games.bots.mcts``).
 
-What a position is worth to each seat is the mean, over the search's iterations, of the
-rewards of ``games.bots.base`` with no extra weight on first place: the share of the other
-seats it finishes ahead of (a tie counts half). With two players that is the chance of
+What a position is worth to each seat is the mean of the rewards of ``games.bots.base``, with
+no extra weight on first place (the share of the other seats it finishes ahead of, a tie
+counting half), over the search's iterations that began with the move it prefers (at a
+chance position: over all of them). With two players that is the chance of
 winning; with more it gives the expected place, ``1 + (n - 1) * (1 - value)``.
 
 A seat's decision (a position where it had more than one legal action) is judged from what
@@ -52,7 +53,9 @@ def grade(loss: float) -> str:
 
 class _Judge(MCTSBot):
     """Medium's search of each game at the analysis's budget, which also sums every seat's
-    rewards over its iterations (the value of the position searched from)."""
+    rewards over its iterations, per first move when a seat is to move (the value of the
+    position under the move the search prefers) or in all at chance (the average over the
+    outcomes)."""
 
     def __init__(self, iterations: int):
         per_game = {
@@ -67,28 +70,38 @@ class _Judge(MCTSBot):
             relative=False,
             per_game=per_game,
         )
-        self.sums: list[float] = []
-        self.count = 0
+        self.rewards: list[float] = []
+        self.sums: dict[str | None, list[float]] = {}
+        self.counts: dict[str | None, int] = {}
 
     def _playout(self, state, rng, plan, baseline):
-        rewards = super()._playout(state, rng, plan, baseline)
-        sums = self.sums
-        for i, reward in enumerate(rewards):
+        self.rewards = super()._playout(state, rng, plan, baseline)
+        return self.rewards
+
+    def _iterate(self, root, state, rng, plan, baseline) -> None:
+        decides = state.current_player() >= 0
+        before = len(state.history)
+        super()._iterate(root, state, rng, plan, baseline)
+        first = state.history[before] if decides and len(state.history) > before else None
+        sums = self.sums.get(first)
+        if sums is None:
+            sums = self.sums[first] = [0.0] * len(self.rewards)
+            self.counts[first] = 0
+        for i, reward in enumerate(self.rewards):
             sums[i] += reward
-        self.count += 1
-        return rewards
+        self.counts[first] += 1
 
     def judge(self, state: State, viewer: int | None, rng: random.Random) -> tuple[list[float], str | None]:
         """Each seat's value of ``state`` as ``viewer`` sees it, and the move the search
         prefers when a seat is to decide there (None at chance)."""
-        self.sums = [0.0] * state.num_players
-        self.count = 0
-        seat = state.current_player()
+        self.sums, self.counts = {}, {}
         # At chance the search's root draws the outcome afresh on each pass.
         root = self.search(state, viewer, rng)  # type: ignore[arg-type]
-        values = [s / self.count for s in self.sums] if self.count else [0.5] * state.num_players
-        best = self._best(root) if seat >= 0 and root.children else None
-        return values, best
+        best = self._best(root) if state.current_player() >= 0 and root.children else None
+        key = best if best in self.sums else None
+        if key not in self.sums:  # nothing searched (cannot happen with one iteration or more)
+            return [0.5] * state.num_players, best
+        return [total / self.counts[key] for total in self.sums[key]], best
 
 
 @dataclass
@@ -110,6 +123,7 @@ def analyse(
     *,
     iterations: int,
     seed: int = 0,
+    start: int = 0,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict:
     """The analysis of the game ``actions`` record (the server's, secrets included: each
@@ -123,6 +137,8 @@ def analyse(
       the best move, in percent), inaccuracies, mistakes and blunders;
     - ``swing``: the decision after which a seat's value moved the most, or None.
 
+    ``start`` judges only the positions from that one on (``values[0]`` is then position
+    ``start``'s, and the decisions before it are not judged): the end of a long game.
     ``progress(done, total)`` is called after each position.
     """
     actions = list(actions)
@@ -151,28 +167,30 @@ def analyse(
         state.apply(action)
         states.append(state.clone())
     public = state.public_history()
-    total = len(states)
+    total = len(states) - start
 
     values: list[list[float]] = []
     decisions: list[dict] = []
-    for k, position in enumerate(states):
+    for k in range(start, len(states)):
+        position = states[k]
         mover = position.current_player()
         values.append(_rounded(judged(position, str(k), mover if mover >= 0 else None)[0]))
-        if k > 0 and steps[k - 1].decision:
+        if k > start and steps[k - 1].decision:
             decisions.append(_decision(game, states, k - 1, actions, public, judged))
         if progress is not None:
-            progress(k + 1, total)
+            progress(k + 1 - start, total)
 
     return {
         "format": FORMAT,
         "iterations": iterations,
         "seed": seed,
         "num_players": num_players,
+        "start": start,
         "thresholds": {name: threshold for name, threshold in GRADES},
         "values": values,
         "decisions": decisions,
         "seats": _summaries(num_players, decisions),
-        "swing": _swing(values, decisions),
+        "swing": _swing(values, decisions, start),
     }
 
 
@@ -227,12 +245,12 @@ def _summaries(num_players: int, decisions: list[dict]) -> list[dict]:
     return seats
 
 
-def _swing(values: list[list[float]], decisions: list[dict]) -> dict | None:
+def _swing(values: list[list[float]], decisions: list[dict], start: int) -> dict | None:
     """The decision after which some seat's value moved the most: who moved, what, and the
     seat whose value it moved (from ``before`` to ``after``)."""
     best = None
     for decision in decisions:
-        i = decision["step"]
+        i = decision["step"] - start
         for seat, (old, new) in enumerate(zip(values[i], values[i + 1], strict=True)):
             change = abs(new - old)
             if change > 0 and (best is None or change > best[0]):
