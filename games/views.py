@@ -213,11 +213,11 @@ def _analysis_context(request, match, seat_names: list[str]) -> dict:
         analysis = services.analysis_for(user=request.user, match_id=match.pk)
     except services.MatchError:
         return {"can_analyse": False}
-    done = analysis is not None and analysis.status == analysis.Status.DONE
+    result = analysis.result if analysis is not None and analysis.status == analysis.Status.DONE else None
     return {
         "can_analyse": True,
         "analysis": analysis,
-        "chart": analysis_chart.chart(analysis.result, seat_names) if done else None,
+        "chart": analysis_chart.chart(result, seat_names) if result is not None else None,
     }
 
 

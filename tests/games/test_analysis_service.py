@@ -30,7 +30,7 @@ def test_a_player_asks_for_the_analysis_and_gets_every_position_judged(alice, bo
     match = finished_by_random_play("territories", [alice, bob], seed=3)
     services.analysis_request(user=alice, match_id=match.pk)
     analysis = done(match.pk)
-    result = analysis.result
+    result = analysis.result or {}
     assert analysis.progress == 100
     assert len(result["values"]) == match.moves.count() + 1
     assert [seat["seat"] for seat in result["seats"]] == [0, 1]
