@@ -30,7 +30,10 @@ def chart(result: dict, seat_names: list[str]) -> dict:
         for seat in range(n)
     ]
     # One band per position, clicked to step the replay there.
-    bands = [{"frame": k, "x": round(max(0.0, (k - 0.5) * dx), 1), "width": round(dx, 2)} for k in range(len(values))]
+    bands = []
+    for k in range(len(values)):
+        left, right = max(0.0, (k - 0.5) * dx), min(float(WIDTH), (k + 0.5) * dx)
+        bands.append({"frame": k, "x": round(left, 1), "width": round(right - left, 2)})
     marked = [
         {
             **d,
