@@ -710,9 +710,10 @@ class AnalysisStatusSerializer(serializers.Serializer):
     progress = serializers.IntegerField()
 
 
-# What asking about an analysis may answer besides success: not signed in (403), a match one
-# may not see (404), a match not finished or too many of one's analyses waiting (409).
-ANALYSIS_ERRORS = {403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer}
+# What asking about an analysis may answer besides success: a malformed request (400), not
+# signed in (403), a match one may not see (404), a match not finished or too many of one's
+# analyses waiting (409).
+ANALYSIS_ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer}
 
 
 @extend_schema(
