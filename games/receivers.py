@@ -17,7 +17,7 @@ def queue_bot(sender, match_id: int, version: int, **kwargs) -> None:
 
 def queue_analysis(sender, analysis_id: int, **kwargs) -> None:
     """An analysis was asked for: hand it to the workers of the ``analysis`` queue."""
-    tasks.analyse_match.delay(analysis_id)
+    tasks.start_analysis(analysis_id)
 
 
 def tell_lobby(sender, match_id: int, **kwargs) -> None:

@@ -63,9 +63,10 @@ def drain_worker(timeout=60.0):
     queued or running, so a test never ends, and its database is never flushed, under a task
     still at work."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
-        from games.bot_runner import runner
+        from games.bot_runner import analysis_runner, runner
 
         assert runner.wait_idle(timeout), "bot moves still running"
+        assert analysis_runner.wait_idle(timeout), "analyses still running"
         assert bot_queue.waiting() == 0, "bot turns left waiting in their queues"
         return
     client = _broker(settings.CELERY_BROKER_URL)

@@ -5,6 +5,8 @@ costs nothing. Nothing is told of a match still going: no help during play."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -46,14 +48,18 @@ def analysis_for(*, user, match_id: int) -> MatchAnalysis | None:
 def analysis_request(*, user, match_id: int) -> MatchAnalysis:
     """Ask for the analysis of a finished match: the stored one when there is one (done,
     queued or running), else a new one queued for the workers. One that failed is queued
-    again. A person has at most ``ANALYSIS_QUEUED_PER_PERSON`` of theirs waiting or running."""
+    again, and so is one left unfinished for twice a worker's time limit (its task was lost).
+    A person has at most ``ANALYSIS_QUEUED_PER_PERSON`` of theirs waiting or running."""
     match = _analysable(match_id, user)
     key = analysis_budget()
     found = MatchAnalysis.objects.filter(match=match, budget=key).first()
-    if found is not None and found.status != MatchAnalysis.Status.FAILED:
+    if found is not None and not _to_queue_again(found):
         return found
+    lost = timezone.now() - timedelta(seconds=2 * settings.ANALYSIS_SECONDS)
     waiting = MatchAnalysis.objects.filter(
-        requested_by=user, status__in=(MatchAnalysis.Status.QUEUED, MatchAnalysis.Status.RUNNING)
+        requested_by=user,
+        status__in=(MatchAnalysis.Status.QUEUED, MatchAnalysis.Status.RUNNING),
+        created_at__gte=lost,
     ).count()
     if waiting >= settings.ANALYSIS_QUEUED_PER_PERSON:
         raise MatchError(
@@ -63,7 +69,12 @@ def analysis_request(*, user, match_id: int) -> MatchAnalysis:
     with transaction.atomic():
         if found is not None:
             MatchAnalysis.objects.filter(pk=found.pk).update(
-                status=MatchAnalysis.Status.QUEUED, progress=0, result=None, requested_by=user, finished_at=None
+                status=MatchAnalysis.Status.QUEUED,
+                progress=0,
+                result=None,
+                requested_by=user,
+                created_at=timezone.now(),  # asked for anew: its time limits count from now
+                finished_at=None,
             )
             analysis = MatchAnalysis.objects.get(pk=found.pk)
         else:
@@ -77,6 +88,13 @@ def analysis_request(*, user, match_id: int) -> MatchAnalysis:
             lambda: signals.analysis_requested.send(sender=MatchAnalysis, analysis_id=analysis_id), robust=True
         )
     return analysis
+
+
+def _to_queue_again(analysis: MatchAnalysis) -> bool:
+    if analysis.status == MatchAnalysis.Status.FAILED:
+        return True
+    lost = timezone.now() - timedelta(seconds=2 * settings.ANALYSIS_SECONDS)
+    return analysis.status != MatchAnalysis.Status.DONE and analysis.created_at < lost
 
 
 def analysis_run(*, analysis_id: int) -> bool:

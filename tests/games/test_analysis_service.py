@@ -1,10 +1,14 @@
 """Asking for the analysis of a finished match: who may, when, how often, and what they get."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games import receivers, services
 from games.models import Match, MatchAnalysis
+from games.services.analysis import analysis_budget
 from games.services.writes import MatchError
 from games.signals import analysis_requested
 from tests.conftest import wait_for
@@ -120,3 +124,12 @@ def test_a_match_being_played_offers_no_analysis(client, alice, bob):
     assert client.get(f"/matches/{match.pk}/analysis/").status_code == 404
     assert client.post(f"/matches/{match.pk}/analysis/request/").status_code == 302
     assert not MatchAnalysis.objects.exists()
+
+
+def test_an_analysis_left_unfinished_past_twice_the_time_limit_is_queued_again(alice, bob):
+    match = finished_by_random_play("territories", [alice, bob], seed=6)
+    lost = MatchAnalysis.objects.create(match=match, budget=analysis_budget(), status="running", requested_by=alice)
+    assert services.analysis_request(user=bob, match_id=match.pk).status == "running"  # still under way
+    MatchAnalysis.objects.filter(pk=lost.pk).update(created_at=timezone.now() - timedelta(hours=2))
+    services.analysis_request(user=bob, match_id=match.pk)
+    assert done(match.pk).pk == lost.pk
