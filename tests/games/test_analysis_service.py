@@ -133,3 +133,15 @@ def test_an_analysis_left_unfinished_past_twice_the_time_limit_is_queued_again(a
     MatchAnalysis.objects.filter(pk=lost.pk).update(created_at=timezone.now() - timedelta(hours=2))
     services.analysis_request(user=bob, match_id=match.pk)
     assert done(match.pk).pk == lost.pk
+
+
+def test_the_analysis_of_a_dice_game_never_names_its_face_down_card(alice, bob, make_user, settings):
+    settings.ANALYSIS_ITERATIONS = 4
+    match = finished_by_random_play("dice-territory", [alice, bob, make_user("carol")], seed=2)
+    face_down = match.moves.get(index=1).action
+    assert face_down.startswith("card:")
+    services.analysis_request(user=alice, match_id=match.pk)
+    done(match.pk)
+    body = api_as(bob).get(f"/api/matches/{match.pk}/analysis/").content.decode()
+    later = set(match.moves.filter(index__gt=1).values_list("action", flat=True))
+    assert face_down not in later and face_down not in body
