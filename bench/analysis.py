@@ -79,14 +79,20 @@ def analysis_times(iterations: int, games: int) -> list[dict]:
     return rows
 
 
-def _analyse_forever(iterations: int, seed: int) -> None:
+def _analyse_forever(iterations: int, seed: int, cores: set[int] | None) -> None:
     os.nice(19)
+    if cores:
+        os.sched_setaffinity(0, cores)
     while True:
         record = played("chit-territory", 2, seed)
         analyse(get_game("chit-territory"), 2, {}, record, iterations=iterations, seed=seed)
 
 
-def bot_replies(iterations: int, analyses: int, rounds: int) -> dict:
+def bot_replies(iterations: int, analyses: int, rounds: int, pin: bool = False) -> dict:
+    every = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    analysis_cores = {every[-1]} if pin and len(every) > 1 else None
+    if analysis_cores:
+        os.sched_setaffinity(0, set(every) - analysis_cores)
     positions = []
     for slug, players, steps in BOT_POSITIONS:
         state = get_game(slug).replay(players, {}, played(slug, players, 1, steps))
@@ -107,7 +113,8 @@ def bot_replies(iterations: int, analyses: int, rounds: int) -> dict:
     for _ in range(rounds):
         alone += reply_seconds()
         workers = [
-            multiprocessing.Process(target=_analyse_forever, args=(iterations, k), daemon=True) for k in range(analyses)
+            multiprocessing.Process(target=_analyse_forever, args=(iterations, k, analysis_cores), daemon=True)
+            for k in range(analyses)
         ]
         for worker in workers:
             worker.start()
@@ -123,7 +130,8 @@ def bot_replies(iterations: int, analyses: int, rounds: int) -> dict:
         "median_alone_s": round(statistics.median(alone), 3),
         "median_beside_s": round(statistics.median(beside), 3),
         "ratio": round(ratio, 3),
-        "cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "cores": len(every) or os.cpu_count(),
+        "analyses_pinned_to": sorted(analysis_cores) if analysis_cores else None,
     }
 
 
@@ -134,13 +142,15 @@ def main() -> None:
     parser.add_argument("--analyses", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="one game each at 20 iterations, one round")
+    parser.add_argument("--pin", action="store_true", help="the analyses on a core of their own")
+    parser.add_argument("--bot-only", action="store_true", help="only the bot's reply beside analyses")
     args = parser.parse_args()
     if args.quick:
         args.iterations, args.games, args.rounds = 20, 1, 1
     results = {
         "iterations": args.iterations,
-        "analysis": analysis_times(args.iterations, args.games),
-        "bot_reply": bot_replies(args.iterations, args.analyses, args.rounds),
+        "analysis": [] if args.bot_only else analysis_times(args.iterations, args.games),
+        "bot_reply": bot_replies(args.iterations, args.analyses, args.rounds, args.pin),
     }
     print(json.dumps(results["bot_reply"]))
     out = ROOT / "bench" / "results" / "analysis.json"
