@@ -87,6 +87,13 @@ document.addEventListener("replay-shown", (event) => {
   cursor.setAttribute("x1", x);
   cursor.setAttribute("x2", x);
   cursor.classList.add("shown");
+  // The marked move the replay stands on (the position after it), if any, stands out.
+  for (const li of document.querySelectorAll(".analysis-marked li")) {
+    const here = li.querySelector("[data-frame]")?.dataset.frame === String(event.detail);
+    li.classList.toggle("current", here);
+    if (here) li.setAttribute("aria-current", "step");
+    else li.removeAttribute("aria-current");
+  }
 });
 
 if (moves) new MutationObserver(markMoves).observe(moves, { childList: true });

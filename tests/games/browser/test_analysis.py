@@ -63,6 +63,7 @@ def test_a_player_asks_for_the_analysis_and_clicks_the_chart_to_the_blunder(
     page.locator(f'#analysis-chart rect[data-frame="{step + 1}"]').click()
     page.wait_for_function(f"() => document.getElementById('replay-pos').textContent.startsWith('Step {step + 1} ')")
     assert page.locator("#analysis-cursor.shown").count() == 1
+    assert page.locator('.analysis-marked li.current[aria-current="step"]').inner_text() == blunder.inner_text()
     assert "current" in (page.get_attribute(f'#moves li[data-index="{step}"]', "class") or "")
     assert violations(page) == []
     screenshot(page, "match-analysis")
