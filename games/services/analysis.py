@@ -11,10 +11,13 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from live.events import analysis_progress
+
 from .. import signals
 from ..bots.analysis import FORMAT, analyse
 from ..engines import get_game
 from ..models import Match, MatchAnalysis
+from .chat import match_broadcast
 from .writes import MatchError
 
 # How often a running analysis writes its progress, in percent of the match's positions.
@@ -115,6 +118,7 @@ def analysis_run(*, analysis_id: int) -> bool:
         if percent >= written[0] + PROGRESS_STEP:
             written[0] = percent
             MatchAnalysis.objects.filter(pk=analysis_id).update(progress=percent)
+            _tell(match.pk, MatchAnalysis.Status.RUNNING, percent)
 
     try:
         result = analyse(
@@ -128,11 +132,19 @@ def analysis_run(*, analysis_id: int) -> bool:
         )
     except Exception:
         MatchAnalysis.objects.filter(pk=analysis_id).update(status=MatchAnalysis.Status.FAILED)
+        _tell(match.pk, MatchAnalysis.Status.FAILED, written[0])
         raise
     MatchAnalysis.objects.filter(pk=analysis_id).update(
         status=MatchAnalysis.Status.DONE, progress=100, result=result, finished_at=timezone.now()
     )
+    _tell(match.pk, MatchAnalysis.Status.DONE, 100)
     return True
+
+
+def _tell(match_id: int, status: str, progress: int) -> None:
+    """The match's open pages follow the analysis over their socket (the page also asks now and
+    then, so a message lost on the way costs nothing)."""
+    match_broadcast(match_id, analysis_progress(status=status, progress=progress))
 
 
 def analysis_json(analysis: MatchAnalysis | None) -> dict:

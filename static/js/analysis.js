@@ -4,35 +4,48 @@
 // replay's step is shown as a cursor on the chart, and the costly moves get their marks in
 // the move list. Every word shown comes from the template.
 
-const POLL_MS = 2000;
+// The socket tells how the analysis moves on (match.js passes it as "analysis-progress"); the
+// page also asks now and then, should a message be lost.
+const POLL_MS = 5000;
 const moves = document.getElementById("moves");
 
 function panel() {
   return document.getElementById("analysis-panel");
 }
 
-async function follow() {
+function following() {
   const current = panel();
-  if (!current || !["queued", "running"].includes(current.dataset.status)) return;
+  return current && ["queued", "running"].includes(current.dataset.status) ? current : null;
+}
+
+// Show how far the analysis has come; true once it is over (the panel then put in anew).
+async function shown(status) {
+  const current = following();
+  if (!current) return true;
+  const bar = document.getElementById("analysis-progress");
+  if (bar) {
+    bar.value = status.progress;
+    bar.textContent = `${status.progress}%`;
+  }
+  if (status.status !== "done" && status.status !== "failed") return false;
+  current.dataset.status = status.status; // put in once, whichever news comes first
+  await replacePanel(current);
+  return true;
+}
+
+async function follow() {
+  const current = following();
+  if (!current) return;
   try {
     const res = await fetch(current.dataset.statusUrl, { credentials: "same-origin" });
-    if (res.ok) {
-      const status = await res.json();
-      const bar = document.getElementById("analysis-progress");
-      if (bar) {
-        bar.value = status.progress;
-        bar.textContent = `${status.progress}%`;
-      }
-      if (status.status === "done" || status.status === "failed") {
-        await replacePanel(current);
-        return;
-      }
-    }
+    if (res.ok && (await shown(await res.json()))) return;
   } catch (err) {
     /* offline for a moment: try again */
   }
   setTimeout(follow, POLL_MS);
 }
+
+document.addEventListener("analysis-progress", (event) => shown(event.detail));
 
 async function replacePanel(current) {
   const res = await fetch(current.dataset.panelUrl, { credentials: "same-origin" });

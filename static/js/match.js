@@ -600,6 +600,9 @@ function connect() {
     } else if (msg.type === "chat_hidden") {
       // A moderator hid it: gone from this page too.
       for (const li of els.chat.querySelectorAll("li")) if (li.dataset.chatId === String(msg.id)) li.remove();
+    } else if (msg.type === "analysis") {
+      // For the analysis panel (analysis.js): how far the analysis of this match has come.
+      document.dispatchEvent(new CustomEvent("analysis-progress", { detail: msg }));
     } else if (msg.type === "rematch") {
       // Drawn by static/js/rematch.js, the rematch panel's own script.
       document.dispatchEvent(new CustomEvent("rematch", { detail: msg.offer }));
