@@ -144,7 +144,7 @@ def analysis_run(*, analysis_id: int) -> bool:
 def _tell(match_id: int, status: str, progress: int) -> None:
     """The match's open pages follow the analysis over their socket (the page also asks now and
     then, so a message lost on the way costs nothing)."""
-    match_broadcast(match_id, analysis_progress(status=status, progress=progress))
+    match_broadcast(match_id, dict(analysis_progress(status=status, progress=progress)))
 
 
 def analysis_json(analysis: MatchAnalysis | None) -> dict:
