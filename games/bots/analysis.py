@@ -141,7 +141,9 @@ def analyse(
     ``start``'s, and the decisions before it are not judged): the end of a long game.
     ``progress(done, total)`` is called after each position.
     """
-    actions = list(actions)
+    # As the game replays a record: a public one's masked secret (the dice game's face-down
+    # card, ``card:?`` in an imported record) becomes one the game accepts.
+    actions = list(game.replay(num_players, options, actions).history)
     judge = _Judge(iterations)
     state = game.new_state(num_players, options)
     secrets = _has_secrets(state)

@@ -130,3 +130,6 @@ def test_the_dice_games_face_down_card_never_reaches_the_analysis():
     analyses = [analyse(game, 3, {}, r, iterations=8, seed=2) for r in (record, other)]
     assert analyses[0] == analyses[1]
     assert all(d["action"] != record[1] for d in analyses[0]["decisions"])
+    # A public record (an imported one) masks the card: it gets the same analysis.
+    masked = [record[0], "card:?", *record[2:]]
+    assert analyse(game, 3, {}, masked, iterations=8, seed=2) == analyses[0]
