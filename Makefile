@@ -13,7 +13,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 PIP_VERSION := 26.3
 PIP_INSTALL := $(PY) -m pip install --quiet --require-hashes
 
-.PHONY: run test lint bench bench-bots bench-live-compare install install-dev lock migrate demo worker beat serve clean
+.PHONY: run test lint bench bench-bots bench-live-compare install install-dev lock migrate demo worker worker-analysis beat serve clean
 
 $(VENV)/.created:
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -65,6 +65,10 @@ serve: migrate
 worker: install
 	$(VENV)/bin/celery -A portal worker --loglevel=info --concurrency=$${CONCURRENCY:-2}
 
+# The analyses of finished matches: their own queue, apart from the live bots' (README).
+worker-analysis: install
+	$(VENV)/bin/celery -A portal worker -Q analysis -n analysis@%h --loglevel=info --concurrency=$${CONCURRENCY:-1}
+
 beat: install
 	$(VENV)/bin/celery -A portal beat --loglevel=info
 
@@ -112,6 +116,7 @@ bench: install-dev
 	$(PY) -m bench.streams
 	$(PY) -m bench.hard_think
 	$(PY) -m bench.bot_wait
+	$(PY) -m bench.analysis
 	nice -n 10 $(PY) -m bench.bots --minutes $${BOT_MINUTES:-60} --results bench/results/bots.jsonl
 
 REF ?= main

@@ -687,3 +687,65 @@ def matches_import(request):
         )
     match = imports.record_import(user=request.user, text=serializer.validated_data["record"])
     return Response(exports.match_json(exports.one(match.pk) or match), status=status.HTTP_201_CREATED)
+
+
+class AnalysisOutSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["none", "queued", "running", "done", "failed"], help_text="none: nobody asked for it yet."
+    )
+    progress = serializers.IntegerField(help_text="The share of the positions judged so far, in percent.")
+    budget = serializers.CharField(help_text="The search budget it is (or would be) computed at.")
+    result = serializers.JSONField(
+        allow_null=True,
+        help_text=(
+            "Once done: per position each seat's value (values), each judged decision with the best move found, "
+            "what the choice cost and its grade (decisions), per seat a summary (seats), the thresholds, and the "
+            "biggest swing (swing). null until then."
+        ),
+    )
+
+
+class AnalysisStatusSerializer(serializers.Serializer):
+    status = serializers.CharField()
+    progress = serializers.IntegerField()
+
+
+# What asking about an analysis may answer besides success: a malformed request (400), not
+# signed in (403), a match one may not see (404), a match not finished or too many of one's
+# analyses waiting (409).
+ANALYSIS_ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer}
+
+
+@extend_schema(
+    methods=["GET"],
+    description="The analysis of a finished match and its result once done (status none: not asked for yet).",
+    responses={200: AnalysisOutSerializer, **ANALYSIS_ERRORS},
+)
+@extend_schema(
+    methods=["POST"],
+    description=(
+        "Ask for the analysis of a finished match (its players; anyone signed in for a public match). Answers "
+        "the stored one when it was asked for before; a few of one's own may wait at once."
+    ),
+    request=None,
+    responses={200: AnalysisOutSerializer, 202: AnalysisOutSerializer, **ANALYSIS_ERRORS},
+)
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+def match_analysis(request, match_id):
+    if request.method == "POST":
+        analysis = services.analysis_request(user=request.user, match_id=match_id)
+        done = analysis.status == analysis.Status.DONE
+        return Response(services.analysis_json(analysis), status=200 if done else 202)
+    return Response(services.analysis_json(services.analysis_for(user=request.user, match_id=match_id)))
+
+
+@extend_schema(
+    description="How far the analysis of a finished match has come, without its result: for polling.",
+    responses={200: AnalysisStatusSerializer, **ANALYSIS_ERRORS},
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def match_analysis_status(request, match_id):
+    found = services.analysis_json(services.analysis_for(user=request.user, match_id=match_id))
+    return Response({"status": found["status"], "progress": found["progress"]})

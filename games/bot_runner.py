@@ -75,3 +75,6 @@ class BotRunner:
 
 
 runner = BotRunner()
+# The analyses of finished matches (games.tasks.analyse_match), in one thread of their own:
+# never in the way of a bot's move, one analysis at a time.
+analysis_runner = BotRunner(threads=1)

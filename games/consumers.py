@@ -12,7 +12,8 @@ update of theirs can carry it;
 {"type": "chat_hidden", "id": int} (a moderator hid that message), {"type": "pong"},
 {"type": "takeback", "version": int, "takeback": {...} | null} (a request asked or answered; once
 taken back, the new version's snapshot follows instead),
-{"type": "rematch", "offer": {...}} (a rematch of the finished match offered or answered).
+{"type": "rematch", "offer": {...}} (a rematch of the finished match offered or answered),
+{"type": "analysis", "status": str, "progress": int} (its analysis moved on).
 Every change is broadcast as ``match.updated`` carrying the new version's payloads, built once
 by the process that committed it (one per seat, one for spectators): each socket forwards its
 own user's and runs no query. Every update is a whole snapshot (less the chat), so a socket
@@ -208,6 +209,11 @@ class MatchConsumer(JsonSocket):
     async def chat_hidden(self, event):
         """A moderator hid a message: the page drops it."""
         await self.send_json({"type": "chat_hidden", "id": event["id"]})
+
+    async def analysis_progress(self, event):
+        """The analysis of the finished match moved on (games.services.analysis): the page's
+        progress bar follows, and once it is done the page puts in the result."""
+        await self.send_json({"type": "analysis", "status": event["status"], "progress": event["progress"]})
 
     async def rematch_offer(self, event):
         """A rematch offered or answered (challenges.services): the page draws how it stands.

@@ -240,3 +240,36 @@ class LiveOutage(models.Model):
 
     def __str__(self):
         return f"Live path down from {self.started_at:%Y-%m-%d %H:%M:%S} to {self.ended_at or 'now'}"
+
+
+class MatchAnalysis(models.Model):
+    """The analysis of a finished match at one budget (``budget``, e.g. ``mcts200-seed0-f1``):
+    asked for once, computed once by a worker of the ``analysis`` queue, kept for everyone who
+    asks again (games.services.analysis)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="analyses")
+    budget = models.CharField(max_length=64)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    # Positions judged so far, in percent of the match's.
+    progress = models.PositiveSmallIntegerField(default=0)
+    # games.bots.analysis.analyse's answer, once done.
+    result = models.JSONField(null=True, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="match_analyses"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "match analyses"
+        ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["match", "budget"], name="unique_match_analysis")]
+
+    def __str__(self):
+        return f"Analysis of {self.match_id} ({self.budget}): {self.status}"

@@ -15,6 +15,11 @@ def queue_bot(sender, match_id: int, version: int, **kwargs) -> None:
     tasks.schedule_bot(match_id, version)
 
 
+def queue_analysis(sender, analysis_id: int, **kwargs) -> None:
+    """An analysis was asked for: hand it to the workers of the ``analysis`` queue."""
+    tasks.start_analysis(analysis_id)
+
+
 def tell_lobby(sender, match_id: int, **kwargs) -> None:
     """The open matches changed (after commit): every open lobby page fetches its list again.
     The message carries no data: the page asks for its own page of the list, with its filters,

@@ -11,3 +11,7 @@ match_finished = Signal()
 # or given back, a match started or called off); receivers get ``match_id``. Never sent for
 # moves, so receivers cost the move path nothing.
 open_matches_changed = Signal()
+
+# Sent once an analysis is queued (committed); receivers get ``analysis_id`` (``games.receivers``
+# hands it to the workers of the ``analysis`` queue).
+analysis_requested = Signal()

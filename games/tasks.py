@@ -16,7 +16,7 @@ from django.utils import timezone
 from portal import metrics
 
 from . import bot_queue, services, state_cache
-from .bot_runner import runner
+from .bot_runner import analysis_runner, runner
 from .bots import MCTSBot, forced_action, get_bot
 from .models import Match, Seat
 
@@ -212,3 +212,32 @@ def expire_open_matches() -> int:
     cutoff = timezone.now() - timedelta(hours=settings.OPEN_MATCH_EXPIRY_HOURS)
     waiting = Match.objects.filter(status=Match.Status.OPEN, updated_at__lte=cutoff).values_list("pk", "version")
     return sum(services.match_expire(match_id=match_id, version=version) for match_id, version in waiting)
+
+
+def start_analysis(analysis_id: int) -> None:
+    """Hand a queued analysis to the workers of the ``analysis`` queue (or, eager, to the
+    server's analysis thread, so the request that asked for it is answered at once)."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        analysis_runner.submit(analysis_id, 0, _analyse_eagerly)
+        return
+    analyse_match.delay(analysis_id)
+
+
+def _analyse_eagerly(analysis_id: int, _version: int) -> None:
+    analyse_match.apply(args=(analysis_id,), throw=True)
+
+
+# An analysis runs on its own queue, ``analysis`` (settings.CELERY_TASK_ROUTES), served by
+# workers of its own, so it never holds up a live bot's reply; its time limit is its own.
+@shared_task(
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    max_retries=2,
+    retry_backoff=5,
+    soft_time_limit=settings.ANALYSIS_SECONDS,
+    time_limit=settings.ANALYSIS_SECONDS + 30,
+)
+def analyse_match(analysis_id: int) -> bool:
+    """Compute a queued analysis of a finished match (``services.analysis_run``); a no-op when
+    it is done already."""
+    return services.analysis_run(analysis_id=analysis_id)

@@ -21,6 +21,10 @@ urlpatterns = [
     path("matches/<row_id:match_id>/bots/", views.match_fill_bots_view, name="match-fill-bots"),
     path("matches/<row_id:match_id>/resign/", views.match_resign_view, name="match-resign"),
     path("matches/<row_id:match_id>/abort/", views.match_abort_view, name="match-abort"),
+    path("matches/<row_id:match_id>/analysis/", views.match_analysis_view, name="match-analysis"),
+    path(
+        "matches/<row_id:match_id>/analysis/request/", views.match_analysis_request_view, name="match-analysis-request"
+    ),
     path("matches/<row_id:match_id>/replay.json", views.match_replay, name="match-replay"),
     path("matches/<row_id:match_id>/record.json", views.match_record, name="match-record"),
     path("matches/<row_id:match_id>/record.tgr", views.match_record_text, name="match-record-text"),

@@ -14,7 +14,7 @@ from portal import page_cache, refusals
 from portal.pagination import paginate
 from portal.viewer import viewer
 
-from . import exports, records, sections, selectors, services, state_cache
+from . import analysis_chart, exports, records, sections, selectors, services, state_cache
 from .bots import bot_label, bot_names
 from .engines import all_games, get_game
 from .forms import MatchCreateForm, PlayComputerForm
@@ -200,8 +200,43 @@ def match_page(request, match_id):
         "has_free_seat": any(s.user_id is None for s in match.seats.all()),
         "bot_choices": [(name, bot_label(name)) for name in bot_names()],
         "can_chat": services.can_chat(match, request.user),
+        **_analysis_context(request, match, payload.get("seat_names") or []),
     }
     return render(request, "games/match.html", context)
+
+
+def _analysis_context(request, match, seat_names: list[str]) -> dict:
+    """The analysis panel's: whether the viewer may ask for one, and the analysis if any."""
+    if match.status != Match.Status.FINISHED or not request.user.is_authenticated:
+        return {"can_analyse": False}
+    try:
+        analysis = services.analysis_for(user=request.user, match_id=match.pk)
+    except services.MatchError:
+        return {"can_analyse": False}
+    result = analysis.result if analysis is not None and analysis.status == analysis.Status.DONE else None
+    return {
+        "can_analyse": True,
+        "analysis": analysis,
+        "chart": analysis_chart.chart(result, seat_names) if result is not None else None,
+    }
+
+
+@require_POST
+@login_required
+def match_analysis_request_view(request, match_id):
+    return _post_action(
+        request, match_id, lambda: services.analysis_request(user=request.user, match_id=match_id), None
+    )
+
+
+@login_required
+def match_analysis_view(request, match_id):
+    """The analysis panel alone, for the match page to put in once the analysis is done."""
+    match = _visible_match(request, match_id)
+    context = _analysis_context(request, match, selectors.match_payload(match, request.user, chat=False)["seat_names"])
+    if not context["can_analyse"]:
+        raise Http404("No analysis of this match")
+    return render(request, "games/_analysis.html", {"match": match, **context})
 
 
 def match_invite(request, token):

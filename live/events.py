@@ -14,6 +14,7 @@ CHAT_MESSAGE: Final = "chat.message"
 CHAT_HIDDEN: Final = "chat.hidden"
 MATCH_TAKEBACK: Final = "match.takeback"
 REMATCH_OFFER: Final = "rematch.offer"
+ANALYSIS_PROGRESS: Final = "analysis.progress"
 ME_CHANGED: Final = "me.changed"
 ME_NOTICE: Final = "me.notice"
 ME_CHALLENGE: Final = "me.challenge"
@@ -98,6 +99,14 @@ class MeChallenge(TypedDict):
     challenge: dict  # id, state, match_url (None unless accepted)
 
 
+class AnalysisProgress(TypedDict):
+    """The analysis of a finished match moved on: its status and the share judged, in percent."""
+
+    type: Literal["analysis.progress"]
+    status: str
+    progress: int
+
+
 class LobbyChanged(TypedDict):
     type: Literal["lobby.changed"]
 
@@ -128,6 +137,10 @@ def me_notice(*, title: str, text: str, url: str) -> MeNotice:
 
 def me_challenge(*, challenge: dict) -> MeChallenge:
     return {"type": "me.challenge", "challenge": challenge}
+
+
+def analysis_progress(*, status: str, progress: int) -> AnalysisProgress:
+    return {"type": "analysis.progress", "status": status, "progress": progress}
 
 
 def lobby_changed() -> LobbyChanged:

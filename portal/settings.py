@@ -614,6 +614,15 @@ MAX_OPEN_TOURNAMENTS_PER_PERSON = env.int("MAX_OPEN_TOURNAMENTS_PER_PERSON", def
 # (their matches' creator's) are with the workers at once, the rest wait in the person's own
 # queue; 0 hands every turn to the workers in the order they come.
 BOT_TURNS_AT_ONCE_PER_PERSON = env.int("BOT_TURNS_AT_ONCE_PER_PERSON", default=1)
+# After the game (games.services.analysis): an analysis judges each position of a finished
+# match by Monte Carlo tree search at this many iterations (its budget: the same answer on a
+# busy worker as on an idle one), on the Celery queue "analysis", apart from the live bots'
+# queue. One person has at most this many analyses queued or running at once, and a worker
+# stops one that takes longer than this many seconds.
+ANALYSIS_ITERATIONS = env.int("ANALYSIS_ITERATIONS", default=20 if TESTING else 200)  # tests: tiny
+ANALYSIS_QUEUED_PER_PERSON = env.int("ANALYSIS_QUEUED_PER_PERSON", default=3)
+ANALYSIS_SECONDS = env.int("ANALYSIS_SECONDS", default=1800)
+CELERY_TASK_ROUTES = {"games.tasks.analyse_match": {"queue": "analysis"}}
 # Challenges and rematch offers wait this long for an answer; one person has at most this
 # many challenges waiting at a time.
 CHALLENGE_EXPIRY_HOURS = env.float("CHALLENGE_EXPIRY_HOURS", default=24)

@@ -23,6 +23,7 @@ from live import pg
 
 DEMO_PASSWORD = "a-long-test-password-42"
 CHROMIUM = "/usr/bin/chromium"
+ANALYSIS_QUEUE = settings.CELERY_TASK_ROUTES["games.tasks.analyse_match"]["queue"]
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARTIFACTS = settings.BASE_DIR / "test-artifacts"
 
@@ -83,20 +84,22 @@ def drain_worker(timeout=60.0):
     queued or running, so a test never ends, and its database is never flushed, under a task
     still at work."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
-        from games.bot_runner import runner
+        from games.bot_runner import analysis_runner, runner
 
         assert runner.wait_idle(timeout), "bot moves still running"
+        assert analysis_runner.wait_idle(timeout), "analyses still running"
         assert bot_queue.waiting() == 0, "bot turns left waiting in their queues"
         return
     client = _broker(settings.CELERY_BROKER_URL)
 
     def idle() -> bool:
-        # Queued, or taken by the worker and not yet acknowledged (every task acks late, so
-        # one taken from the queue is in ``unacked`` until it has run), or received and not
-        # over, or running. A person's bot turns beyond their share wait in their queue
-        # (games.bot_queue) until one of theirs is over.
+        # Queued (on the live work's queue or the analyses'), or taken by the worker and not
+        # yet acknowledged (every task acks late, so one taken from the queue is in ``unacked``
+        # until it has run), or received and not over, or running. A person's bot turns beyond
+        # their share wait in their queue (games.bot_queue) until one of theirs is over.
         return (
             client.llen("celery") == 0
+            and client.llen(ANALYSIS_QUEUE) == 0
             and client.hlen("unacked") == 0
             and not _tasks_not_over
             and _tasks_running == 0
@@ -282,7 +285,14 @@ def celery_worker_on_redis(django_db_setup, django_db_blocker):
     redis.Redis.from_url(settings.CELERY_BROKER_URL).delete("unacked", "unacked_index")
     with (
         django_db_blocker.unblock(),
-        start_worker(app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=20) as worker,
+        start_worker(
+            app,
+            pool="threads",
+            concurrency=2,
+            perform_ping_check=False,
+            shutdown_timeout=20,
+            queues=["celery", ANALYSIS_QUEUE],  # the live work's and the analyses' (games.tasks.analyse_match)
+        ) as worker,
     ):
         yield worker
 

@@ -9,6 +9,7 @@ committed. The public names are re-exported here: ``from games import services``
 """
 
 from . import owner
+from .analysis import analysis_for, analysis_json, analysis_request, analysis_run
 from .chat import CHAT_LIMIT, CHAT_RATE, can_chat, chat_hide, chat_notice, chat_post, match_broadcast
 from .clocks import match_check_clock, match_timeout
 from .outages import OUTAGE_NOTICE, clocks_may_run, clocks_stopped, outage_begin, outage_end
@@ -41,6 +42,10 @@ __all__ = [
     "OUTAGE_NOTICE",
     "TAKEOVER_BOT",
     "ActResult",
+    "analysis_for",
+    "analysis_json",
+    "analysis_request",
+    "analysis_run",
     "MatchError",
     "TakebackResult",
     "bot_account",

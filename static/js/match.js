@@ -600,6 +600,9 @@ function connect() {
     } else if (msg.type === "chat_hidden") {
       // A moderator hid it: gone from this page too.
       for (const li of els.chat.querySelectorAll("li")) if (li.dataset.chatId === String(msg.id)) li.remove();
+    } else if (msg.type === "analysis") {
+      // For the analysis panel (analysis.js): how far the analysis of this match has come.
+      document.dispatchEvent(new CustomEvent("analysis-progress", { detail: msg }));
     } else if (msg.type === "rematch") {
       // Drawn by static/js/rematch.js, the rematch panel's own script.
       document.dispatchEvent(new CustomEvent("rematch", { detail: msg.offer }));
@@ -710,6 +713,8 @@ function showFrame() {
   renderScore(frame.view);
   const what = frame.action ? ` — ${frame.seat === null ? "Chance" : seatName(frame.seat)}: ${moveWords(frame.label || frame.action)}` : " — start";
   els.replayPos.textContent = `Step ${replayIndex} of ${replayFrames.length - 1}${what}`;
+  // For the page's other parts that follow the replay (the analysis chart's cursor).
+  document.dispatchEvent(new CustomEvent("replay-shown", { detail: replayIndex }));
 }
 
 const REPLAY_STEPS = {
@@ -729,6 +734,12 @@ els.moves.addEventListener("click", (event) => {
   if (!button) return;
   const frame = Number(button.dataset.frame);
   replayGo((i, last) => Math.min(last, frame));
+});
+
+// Another part of the page (the analysis) asks for a step: ``detail`` is the position's index.
+document.addEventListener("replay-go", (event) => {
+  const frame = Number(event.detail);
+  replayGo((i, last) => Math.max(0, Math.min(last, frame)));
 });
 
 els.replay.addEventListener("click", (event) => {

@@ -129,7 +129,7 @@ def test_every_variable_compose_and_caddy_read_is_named_in_env_example():
 
 def test_the_stack_runs_web_worker_beat_postgres_redis_and_a_proxy_with_migrations_first():
     assert {"migrate", "web", "worker", "beat", "postgres", "redis", "proxy"} <= set(SERVICES)
-    for name in ("web", "worker", "beat"):
+    for name in ("web", "worker", "analysis-worker", "beat"):
         assert SERVICES[name]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
         assert SERVICES[name]["depends_on"]["postgres"] == {"condition": "service_healthy"}
         assert SERVICES[name]["depends_on"]["redis"] == {"condition": "service_healthy"}
@@ -147,7 +147,7 @@ def test_every_long_running_service_has_a_health_check_and_only_migrate_runs_onc
 
 
 def test_every_command_the_portal_services_and_their_health_checks_run_exists():
-    assert set(PORTAL_SERVICES) == {"migrate", "web", "worker", "beat"}
+    assert set(PORTAL_SERVICES) == {"migrate", "web", "worker", "analysis-worker", "beat"}
     for name in PORTAL_SERVICES:
         assert_portal_command_exists(program(SERVICES[name]["command"]))
         if "healthcheck" in SERVICES[name]:
@@ -190,9 +190,13 @@ def test_the_image_installs_the_runtime_packages_only_by_their_hashes_and_runs_u
 
 
 def test_the_systemd_units_run_the_same_commands_as_the_stack():
-    assert {"portal-migrate.service", "portal-web.service", "portal-worker.service", "portal-beat.service"} <= set(
-        UNITS
-    )
+    assert {
+        "portal-migrate.service",
+        "portal-web.service",
+        "portal-worker.service",
+        "portal-analysis-worker.service",
+        "portal-beat.service",
+    } <= set(UNITS)
     for name, text in UNITS.items():
         exec_start = first_group(r"^ExecStart=(.+)$", text)
         argv = program(exec_start)
@@ -201,7 +205,12 @@ def test_the_systemd_units_run_the_same_commands_as_the_stack():
         assert re.search(r"^User=portal$", text, re.M), name
     web = program(first_group(r"^ExecStart=(.+)$", UNITS["portal-web.service"]))
     assert web[:2] == ["/srv/portal/.venv/bin/uvicorn", "portal.asgi:application"] and "--no-proxy-headers" in web
-    for name in ("portal-web.service", "portal-worker.service", "portal-beat.service"):
+    for name in (
+        "portal-web.service",
+        "portal-worker.service",
+        "portal-analysis-worker.service",
+        "portal-beat.service",
+    ):
         assert "Requires=portal-migrate.service" in UNITS[name]
 
 

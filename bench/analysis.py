@@ -1,0 +1,162 @@
+"""What the analysis of a finished match costs, and whether analyses slow a live bot's reply.
+
+Run from the project folder (no service needed: it calls the pure analysis directly)::
+
+    python -m bench.analysis                     # a few minutes
+    python -m bench.analysis --quick             # a sanity check, under a minute
+    python -m bench.analysis --iterations 400 --games 3
+
+1. Per game, ``--games`` games played to their end by MCTS Easy from fixed seeds are analysed
+   at the budget (``--iterations``, default the site's ``ANALYSIS_ITERATIONS`` default, 200):
+   the time per position and per judged decision, and per match.
+2. A live bot's reply: MCTS Medium chooses in the same fixed positions (a 3-player GP02A and a
+   dice game mid-game), once alone and once while ``--analyses`` (default 4) analyses run in
+   other processes at the lowest priority (``nice 19``), as the ``analysis`` queue's worker
+   should run beside the bots' on one machine. Alone and beside are interleaved, position by
+   position; the figure is the ratio of the medians (the target: at most 1.10).
+
+Results go to bench/results/analysis.json. The figures depend on the cores: with fewer cores
+than analyses plus one, a bot shares its core whatever the priority says.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import random
+import statistics
+import time
+from pathlib import Path
+
+from games.bots import get_bot
+from games.bots.analysis import analyse
+from games.bots.base import sample_outcome
+from games.engines import get_game
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = [("territories", 2), ("game-of-god", 2), ("chit-territory", 2), ("dice-territory", 3), ("gp02a", 3)]
+DEFAULT_ITERATIONS = 200
+BOT_POSITIONS = [("gp02a", 3, 60), ("dice-territory", 3, 60)]  # (game, players, steps in)
+
+
+def played(slug: str, players: int, seed: int, limit: int | None = None) -> list[str]:
+    """A game (or its first ``limit`` steps) played by MCTS Easy, chance from ``seed``."""
+    game = get_game(slug)
+    state = game.new_state(players, {})
+    rng = random.Random(seed)
+    bot = get_bot("mcts-easy")
+    while not state.is_terminal() and (limit is None or len(state.history) < limit):
+        seat = state.current_player()
+        action = sample_outcome(state.chance_outcomes(), rng) if seat < 0 else bot.choose(state, seat, rng)
+        state.apply(action)
+    return list(state.history)
+
+
+def analysis_times(iterations: int, games: int) -> list[dict]:
+    rows = []
+    for slug, players in GAMES:
+        for seed in range(games):
+            record = played(slug, players, seed)
+            started = time.perf_counter()
+            result = analyse(get_game(slug), players, {}, record, iterations=iterations, seed=0)
+            seconds = time.perf_counter() - started
+            decisions = len(result["decisions"])
+            rows.append(
+                {
+                    "game": slug,
+                    "players": players,
+                    "seed": seed,
+                    "positions": len(record) + 1,
+                    "decisions": decisions,
+                    "seconds": round(seconds, 2),
+                    "ms_per_position": round(1000 * seconds / (len(record) + 1), 1),
+                    "ms_per_decision": round(1000 * seconds / max(1, decisions), 1),
+                }
+            )
+            print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def _analyse_forever(iterations: int, seed: int, cores: set[int] | None) -> None:
+    os.nice(19)
+    if cores:
+        os.sched_setaffinity(0, cores)
+    while True:
+        record = played("chit-territory", 2, seed)
+        analyse(get_game("chit-territory"), 2, {}, record, iterations=iterations, seed=seed)
+
+
+def bot_replies(iterations: int, analyses: int, rounds: int, pin: bool = False) -> dict:
+    every = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    analysis_cores = {every[-1]} if pin and len(every) > 1 else None
+    if analysis_cores:
+        os.sched_setaffinity(0, set(every) - analysis_cores)
+    positions = []
+    for slug, players, steps in BOT_POSITIONS:
+        state = get_game(slug).replay(players, {}, played(slug, players, 1, steps))
+        while state.current_player() < 0:
+            state.apply(sample_outcome(state.chance_outcomes(), random.Random(0)))
+        positions.append(state)
+    bot = get_bot("mcts-medium")
+
+    def reply_seconds() -> list[float]:
+        times = []
+        for state in positions:
+            started = time.perf_counter()
+            bot.choose(state, state.current_player(), random.Random(0))
+            times.append(time.perf_counter() - started)
+        return times
+
+    alone, beside = [], []
+    for _ in range(rounds):
+        alone += reply_seconds()
+        workers = [
+            multiprocessing.Process(target=_analyse_forever, args=(iterations, k, analysis_cores), daemon=True)
+            for k in range(analyses)
+        ]
+        for worker in workers:
+            worker.start()
+        time.sleep(1.0)  # under way
+        beside += reply_seconds()
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.join()
+    ratio = statistics.median(beside) / statistics.median(alone)
+    return {
+        "analyses": analyses,
+        "median_alone_s": round(statistics.median(alone), 3),
+        "median_beside_s": round(statistics.median(beside), 3),
+        "ratio": round(ratio, 3),
+        "cores": len(every) or os.cpu_count(),
+        "analyses_pinned_to": sorted(analysis_cores) if analysis_cores else None,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--analyses", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="one game each at 20 iterations, one round")
+    parser.add_argument("--pin", action="store_true", help="the analyses on a core of their own")
+    parser.add_argument("--bot-only", action="store_true", help="only the bot's reply beside analyses")
+    args = parser.parse_args()
+    if args.quick:
+        args.iterations, args.games, args.rounds = 20, 1, 1
+    results = {
+        "iterations": args.iterations,
+        "analysis": [] if args.bot_only else analysis_times(args.iterations, args.games),
+        "bot_reply": bot_replies(args.iterations, args.analyses, args.rounds, args.pin),
+    }
+    print(json.dumps(results["bot_reply"]))
+    out = ROOT / "bench" / "results" / "analysis.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(results, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
