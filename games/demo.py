@@ -21,7 +21,7 @@ from .models import Match
 
 # game, the seats (a demo player's username, or a bot's registry name), the bot that chooses
 # the demo players' moves. Every game gets matches; every demo player and both fast bots play.
-FINISHED = (
+FINISHED: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("territories", ("alice", "greedy"), "greedy"),
     ("territories", ("bob", "random"), "greedy"),
     ("territories", ("carol", "dave"), "random"),
