@@ -13,6 +13,12 @@ ago) none is tried, so a Redis that hangs holds no publish. Redis not answering 
 once per outage by its breaker, any other fault with its traceback. A follow-up that fails
 is logged and the next still runs. Nothing a publish does is raised into the change that was
 committed: what is lost, the periodic checks and the pages' resync repair.
+
+Every committed change of a match reaches its sockets here, so here too its kept page
+(``portal.page_cache``) is made stale: once the messages went out, each match they went to
+gets a new generation of its area (``page_cache.live_area``), one Redis SET. Not while the
+live path is known to be down (Redis with it): a page kept then is kept a minute at most
+(``games.views.MATCH_PAGE_SECONDS``) and its socket's first snapshot shows the change.
 """
 
 from __future__ import annotations
@@ -24,9 +30,10 @@ from typing import Any
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from portal import metrics
+from portal import metrics, page_cache
 
 from . import bridge, reach
+from .groups import page_group
 from .executor import db
 from .outbox import Outbox
 
@@ -50,6 +57,8 @@ async def publish(outbox: Outbox) -> bool:
                     break  # the next message goes through the same layer
             if sent:
                 reach.sent()
+        if not redis_down:
+            await page_cache.abump(*_pages_shown(outbox))
     if not sent:
         metrics.broadcast_failed(redis_down)
         await db(reach.send_failed)(redis_down)
@@ -77,6 +86,8 @@ def publish_now(outbox: Outbox) -> bool:
                     break
             if sent:
                 reach.sent()
+        if not redis_down:
+            page_cache.bump(*_pages_shown(outbox))
     if not sent:
         metrics.broadcast_failed(redis_down)
         reach.send_failed(redis_down)
@@ -86,6 +97,13 @@ def publish_now(outbox: Outbox) -> bool:
         except Exception:
             log.exception("A follow-up of a committed change failed: %r", follow_up)
     return sent
+
+
+def _pages_shown(outbox: Outbox) -> list[str]:
+    """The page-cache areas of the groups ``outbox`` tells (a match's, once however many
+    messages it has for it)."""
+    groups = (page_group(group) for group, _ in outbox.messages)
+    return [page_cache.live_area(group) for group in dict.fromkeys(groups) if group is not None]
 
 
 def _send_failed(exc: Exception, group: str, message: Mapping[str, Any]) -> bool:

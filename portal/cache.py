@@ -20,9 +20,10 @@ Connections come from one pool per process (``portal.redis_pool``), which drops 
 connection and retries once on a connection error (never on a timeout), so the first command after Redis comes back
 reaches it instead of failing on the connection that Redis closed.
 
-``aget`` and ``aget_many`` (the page fragments, the cached sessions) are native: they wait on
-Redis in the event loop through ``redis.asyncio``, one pool per event loop, where Django's own
-would run the sync call in a thread. The same breaker guards them.
+``aget``, ``aget_many`` (the page fragments, the cached sessions) and ``aset_many`` (a page's
+generation moved on by the live room, on the move path) are native: they wait on Redis in the
+event loop through ``redis.asyncio``, one pool per event loop, where Django's own would run the
+sync call in a thread. The same breaker guards them.
 """
 
 from __future__ import annotations
@@ -140,6 +141,29 @@ class FaultTolerantRedisCache(RedisCache):
         found = await self.aget_many([key], version=version)
         return found.get(key, default)
 
+    async def aset_many(self, data: dict, timeout=None, version=None) -> None:
+        """``set_many`` in the event loop: one SET (one round trip) for one key, a pipeline for
+        more; ``timeout`` in seconds, None for no expiry. Nothing is raised: while Redis cannot
+        be reached nothing is kept, as with the sync calls."""
+        if not data or not self.breaker.allow():
+            return
+        dumps = self._cache._serializer.dumps
+        expiry = self.get_backend_timeout(timeout)
+        items = [(self.make_and_validate_key(key, version=version), dumps(value)) for key, value in data.items()]
+        client = self._async_client()
+        try:
+            if len(items) == 1:
+                await client.set(items[0][0], items[0][1], ex=expiry)
+            else:
+                pipeline = client.pipeline(transaction=False)
+                for key, value in items:
+                    pipeline.set(key, value, ex=expiry)
+                await pipeline.execute()
+        except UNREACHABLE as exc:
+            self.breaker.failed(exc, "cache aset_many")
+            return
+        self.breaker.succeeded()
+
 
 async def aget_many(cache, keys) -> dict:
     """``cache.get_many(keys)`` for async code without a thread where none is needed: Redis
@@ -148,3 +172,11 @@ async def aget_many(cache, keys) -> dict:
     if isinstance(cache, LocMemCache):
         return cache.get_many(keys)
     return await cache.aget_many(keys)
+
+
+async def aset_many(cache, data: dict, timeout=None) -> None:
+    """``cache.set_many(data, timeout)`` for async code, as ``aget_many`` reads."""
+    if isinstance(cache, LocMemCache):
+        cache.set_many(data, timeout)
+    else:
+        await cache.aset_many(data, timeout)
