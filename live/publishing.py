@@ -33,8 +33,8 @@ from django.db import transaction
 from portal import metrics, page_cache
 
 from . import bridge, reach
-from .groups import page_group
 from .executor import db
+from .groups import page_group
 from .outbox import Outbox
 
 log = logging.getLogger(__name__)
