@@ -11,12 +11,20 @@ receiving side of a group's message: it is decoded once per process, not once pe
 (every socket of the process gets the same dict: handlers read a message, never change it),
 and it is handed to the first tier's sockets before the others. ``TieredInMemoryChannelLayer``
 gives the embedded default (one process, no Redis) the same delivery.
+
+On the sending side it adds ``group_send_and_set``: the group's message published and one key
+set, in one Redis command (a script: ``PUBLISH`` then ``SET ... EX``), for ``live.publishing``
+to move a match's page on with the very command that tells its sockets; measured, that adds
+about a tenth of what a second command would cost the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from typing import Any
+
+from redis.exceptions import NoScriptError
 
 from channels.layers import InMemoryChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
@@ -39,7 +47,24 @@ class TieredInMemoryChannelLayer(InMemoryChannelLayer):
         await super().group_send(base, message)
 
 
+# Publish ARGV[1] on KEYS[1], and set KEYS[2] to ARGV[2] for ARGV[3] seconds.
+PUBLISH_AND_SET = "redis.call('PUBLISH', KEYS[1], ARGV[1]) redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3]) return 1"
+PUBLISH_AND_SET_SHA = hashlib.sha1(PUBLISH_AND_SET.encode()).hexdigest()
+
+
 class TieredRedisPubSubChannelLayer(RedisPubSubChannelLayer):
+    def redis_address(self) -> Any:
+        """The address of the Redis the groups' messages go through (the first host's), as
+        configured; None when none is given."""
+        hosts = self._kwargs.get("hosts")
+        if not hosts:
+            return None
+        return hosts[0].get("address") if isinstance(hosts[0], dict) else hosts[0]
+
+    async def group_send_and_set(self, group: str, message: dict, key: str, value: int, seconds: int) -> None:
+        """``group_send``, and ``key`` set to ``value`` for ``seconds`` in the same command."""
+        await self._get_layer().group_send_and_set(group, message, key, value, seconds)
+
     def deserialize(self, message: Any) -> Any:
         """A group's message reaches a socket's queue decoded already (``_Shard``)."""
         if isinstance(message, dict):
@@ -90,12 +115,29 @@ class _LoopLayer(RedisPubSubLoopLayer):
         redis_channel = self._get_group_channel_name(base)
         await self._get_shard(redis_channel).publish(redis_channel, self.channel_layer.serialize(message))
 
+    async def group_send_and_set(self, group: str, message: dict, key: str, value: int, seconds: int) -> None:
+        base, _ = group_of(group)
+        redis_channel = self._get_group_channel_name(base)
+        shard = self._get_shard(redis_channel)
+        assert isinstance(shard, _Shard)
+        await shard.publish_and_set(redis_channel, self.channel_layer.serialize(message), key, value, seconds)
+
     async def flush(self) -> None:
         self._tiers = {}
         await super().flush()
 
 
 class _Shard(RedisSingleShardConnection):
+    async def publish_and_set(self, channel: str, message: bytes, key: str, value: int, seconds: int) -> None:
+        """``publish``, with ``key`` set in the same command (the script, loaded on first use)."""
+        async with self._lock:
+            self._ensure_redis()
+            args = (2, channel, key, message, value, seconds)
+            try:
+                await self._redis.evalsha(PUBLISH_AND_SET_SHA, *args)
+            except NoScriptError:
+                await self._redis.eval(PUBLISH_AND_SET, *args)
+
     def _receive_message(self, message: dict | None) -> None:
         if message is None:
             return

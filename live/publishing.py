@@ -15,10 +15,12 @@ is logged and the next still runs. Nothing a publish does is raised into the cha
 committed: what is lost, the periodic checks and the pages' resync repair.
 
 Every committed change of a match reaches its sockets here, so here too its kept page
-(``portal.page_cache``) is made stale: once the messages went out, each match they went to
-gets a new generation of its area (``page_cache.live_area``), one Redis SET. Not while the
-live path is known to be down (Redis with it): a page kept then is kept a minute at most
-(``games.views.MATCH_PAGE_SECONDS``) and its socket's first snapshot shows the change.
+(``portal.page_cache``) is made stale: each message to a match's group draws a new generation
+of the match's area (``page_cache.live_area``), set in the same Redis command that publishes
+the message (``live.layer``; with the in-memory layer of the embedded default, in the
+process's cache right after). Not while the live path is known to be down (Redis with it): a
+page kept then is kept a minute at most (``games.views.MATCH_PAGE_SECONDS``), and its
+socket's first snapshot shows the change.
 """
 
 from __future__ import annotations
@@ -51,14 +53,12 @@ async def publish(outbox: Outbox) -> bool:
             layer = get_channel_layer()
             for group, message in outbox.messages:
                 try:
-                    await layer.group_send(group, message)
+                    await _send(layer, group, message)
                 except Exception as exc:
                     sent, redis_down = False, _send_failed(exc, group, message)
                     break  # the next message goes through the same layer
             if sent:
                 reach.sent()
-        if not redis_down:
-            await page_cache.abump(*_pages_shown(outbox))
     if not sent:
         metrics.broadcast_failed(redis_down)
         await db(reach.send_failed)(redis_down)
@@ -80,14 +80,12 @@ def publish_now(outbox: Outbox) -> bool:
             layer = get_channel_layer()
             for group, message in outbox.messages:
                 try:
-                    bridge.call(layer.group_send, group, message)
+                    bridge.call(_send, layer, group, message)
                 except Exception as exc:
                     sent, redis_down = False, _send_failed(exc, group, message)
                     break
             if sent:
                 reach.sent()
-        if not redis_down:
-            page_cache.bump(*_pages_shown(outbox))
     if not sent:
         metrics.broadcast_failed(redis_down)
         reach.send_failed(redis_down)
@@ -99,11 +97,20 @@ def publish_now(outbox: Outbox) -> bool:
     return sent
 
 
-def _pages_shown(outbox: Outbox) -> list[str]:
-    """The page-cache areas of the groups ``outbox`` tells (a match's, once however many
-    messages it has for it)."""
-    groups = (page_group(group) for group, _ in outbox.messages)
-    return [page_cache.live_area(group) for group in dict.fromkeys(groups) if group is not None]
+async def _send(layer, group: str, message: Mapping[str, Any]) -> None:
+    """``group_send``; to a match's group, with a new generation of the match's page."""
+    shown = page_group(group)
+    if shown is None:
+        await layer.group_send(group, message)
+        return
+    area = page_cache.live_area(shown)
+    with_it = getattr(layer, "group_send_and_set", None)
+    generation = page_cache.generation_in_redis(area, layer.redis_address()) if with_it else None
+    if generation is not None:
+        await with_it(group, message, *generation)
+    else:
+        await layer.group_send(group, message)
+        await page_cache.abump(area)
 
 
 def _send_failed(exc: Exception, group: str, message: Mapping[str, Any]) -> bool:

@@ -108,6 +108,11 @@ class FaultTolerantRedisCache(RedisCache):
     delete_many = _fail_open(lambda *a, **k: None)(RedisCache.delete_many)
     clear = _fail_open(lambda *a, **k: False)(RedisCache.clear)
 
+    @property
+    def address(self) -> str:
+        """The Redis this cache reads (its first server's address, as configured)."""
+        return self._first_server
+
     # -- reads in the event loop -----------------------------------------------------------
 
     # The options of the sync pool that mean the same for the async one.

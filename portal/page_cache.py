@@ -21,8 +21,8 @@ match's ratings or a recompute (``rankings.services``), a change to the open mat
 forum saved (``portal.receivers``). Moves do none of these. The one area a move moves on is
 its match's, ``live:match-<id>``: the live room (``live.publishing``) draws a new generation for
 it whenever it sends the match's sockets a message (a move, a chat line, a seat given up, a
-takeback asked, a rematch offered), after the commit, in the event loop: one Redis SET, the
-move path's only touch of this cache. Every committed change of a match goes out to its
+takeback asked, a rematch offered), after the commit, in the same Redis command that
+publishes the message (``generation_in_redis``): the move path's only touch of this cache. Every committed change of a match goes out to its
 sockets that way, so none can leave its page behind.
 
 Nothing personal is ever inside a fragment, not even the viewer's time zone: fragments are
@@ -65,7 +65,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from .cache import aget_many, aset_many
+from .cache import FaultTolerantRedisCache, aget_many, aset_many
 
 log = logging.getLogger(__name__)
 
@@ -465,6 +465,18 @@ async def abump(*areas: str) -> None:
             await aset_many(shared_cache(), {GENERATION_KEY.format(area): _token() for area in group}, seconds)
     except Exception:
         log.exception("Could not mark %s as changed in the page cache", ", ".join(areas))
+
+
+def generation_in_redis(area: str, address) -> tuple[str, int, int] | None:
+    """For a ``live:`` area: the Redis key of its generation, a new generation (a random number,
+    which the cache stores as it is) and its lifetime, for a sender on the Redis at ``address``
+    to set in the command that tells the sockets (``live.layer``); None when the cache is not
+    kept there (then ``abump``)."""
+    seconds = _area_seconds(area)
+    cache = shared_cache()
+    if seconds is None or not isinstance(cache, FaultTolerantRedisCache) or cache.address != address:
+        return None
+    return cache.make_and_validate_key(GENERATION_KEY.format(area)), secrets.randbits(48), seconds
 
 
 def _by_lifetime(areas: Iterable[str]) -> dict[int | None, list[str]]:

@@ -317,3 +317,23 @@ def test_the_live_room_leaves_the_pages_alone_while_it_knows_redis_down(committe
     monkeypatch.setattr(reach, "send_failed", lambda redis_down: None)
     live.publish_now(outbox)
     assert generation(match) == before
+
+
+def test_on_redis_the_message_and_the_new_generation_go_in_one_command(committed, alice, bob, monkeypatch):
+    from channels.layers import get_channel_layer
+
+    from live.layer import TieredRedisPubSubChannelLayer
+
+    if not isinstance(get_channel_layer(), TieredRedisPubSubChannelLayer):
+        pytest.skip("the embedded default has no Redis: the process's own cache is moved on after the send")
+    match = started(committed, alice, bob)
+    before = generation(match)
+
+    async def no_second_command(*areas):
+        raise AssertionError("a second command on the move path")
+
+    monkeypatch.setattr(page_cache, "abump", no_second_command)
+    outbox = live.Outbox()
+    outbox.send(match_group(match.pk), {"type": MATCH_UPDATED, "version": 0})
+    assert async_to_sync(live.publish)(outbox)
+    assert generation(match) != before
