@@ -24,11 +24,10 @@ import asyncio
 import hashlib
 from typing import Any
 
-from redis.exceptions import NoScriptError
-
 from channels.layers import InMemoryChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
 from channels_redis.utils import _wrap_close  # noqa: PLC2701 -- as channels-redis closes its own loop layers
+from redis.exceptions import NoScriptError
 
 from .groups import FIRST_TIER
 

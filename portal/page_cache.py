@@ -22,8 +22,9 @@ forum saved (``portal.receivers``). Moves do none of these. The one area a move 
 its match's, ``live:match-<id>``: the live room (``live.publishing``) draws a new generation for
 it whenever it sends the match's sockets a message (a move, a chat line, a seat given up, a
 takeback asked, a rematch offered), after the commit, in the same Redis command that
-publishes the message (``generation_in_redis``): the move path's only touch of this cache. Every committed change of a match goes out to its
-sockets that way, so none can leave its page behind.
+publishes the message (``generation_in_redis``): the move path's only touch of this cache.
+Every committed change of a match goes out to its sockets that way, so none can leave its
+page behind.
 
 Nothing personal is ever inside a fragment, not even the viewer's time zone: fragments are
 rendered in UTC and print times as ``<time datetime>`` elements that the page's script shows
