@@ -105,8 +105,8 @@ async def _send(layer, group: str, message: Mapping[str, Any]) -> None:
         return
     area = page_cache.live_area(shown)
     with_it = getattr(layer, "group_send_and_set", None)
-    generation = page_cache.generation_in_redis(area, layer.redis_address()) if with_it else None
-    if generation is not None:
+    generation = page_cache.generation_in_redis(area, layer.redis_address()) if with_it is not None else None
+    if with_it is not None and generation is not None:
         await with_it(group, message, *generation)
     else:
         await layer.group_send(group, message)

@@ -95,6 +95,7 @@ class FaultTolerantRedisCache(RedisCache):
         if serializer is not None:
             raise ImproperlyConfigured(f"{type(self).__name__} stores values with Django's RedisSerializer only.")
         self._loads: Callable[[Any], Any] = RedisSerializer().loads
+        self._dumps: Callable[[Any], Any] = RedisSerializer().dumps
 
     add = _fail_open(lambda *a, **k: True)(RedisCache.add)
     get = _fail_open(_default)(RedisCache.get)
@@ -146,15 +147,15 @@ class FaultTolerantRedisCache(RedisCache):
         found = await self.aget_many([key], version=version)
         return found.get(key, default)
 
-    async def aset_many(self, data: dict, timeout=None, version=None) -> None:
+    async def aset_many(self, data: dict, timeout=None, version=None) -> list:
         """``set_many`` in the event loop: one SET (one round trip) for one key, a pipeline for
         more; ``timeout`` in seconds, None for no expiry. Nothing is raised: while Redis cannot
-        be reached nothing is kept, as with the sync calls."""
+        be reached nothing is kept, as with the sync calls. Returns the keys not kept: none."""
         if not data or not self.breaker.allow():
-            return
-        dumps = self._cache._serializer.dumps
-        expiry = self.get_backend_timeout(timeout)
-        items = [(self.make_and_validate_key(key, version=version), dumps(value)) for key, value in data.items()]
+            return []
+        seconds = self.get_backend_timeout(timeout)
+        expiry = None if seconds is None else int(seconds)
+        items = [(self.make_and_validate_key(key, version=version), self._dumps(value)) for key, value in data.items()]
         client = self._async_client()
         try:
             if len(items) == 1:
@@ -166,8 +167,9 @@ class FaultTolerantRedisCache(RedisCache):
                 await pipeline.execute()
         except UNREACHABLE as exc:
             self.breaker.failed(exc, "cache aset_many")
-            return
+            return []
         self.breaker.succeeded()
+        return []
 
 
 async def aget_many(cache, keys) -> dict:

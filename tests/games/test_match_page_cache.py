@@ -103,8 +103,9 @@ def just_moved(committed, alice, bob) -> tuple[Match, object, object]:
         assert committed(play_turn, match.pk, users, rng)
         match = fresh(match.pk)
         last = match.moves.filter(seat__isnull=False).order_by("-index").first()
-        if last is not None and match.to_move not in (None, last.seat):
-            return match, users[last.seat], users[match.to_move]
+        to_move = match.to_move
+        if last is not None and last.seat is not None and to_move is not None and to_move != last.seat:
+            return match, users[last.seat], users[to_move]
 
 
 def without_clock_reading(payload: dict) -> dict:
@@ -131,6 +132,7 @@ def test_each_seat_and_each_spectator_gets_their_own_kept_page_and_never_another
         assert renders == []
 
     mover_seat = match.to_move
+    assert mover_seat is not None
     mine = payload_of(pages["mover"])
     assert mine["seat"] == mover_seat and mine["legal_actions"], "the mover sees the moves they may make"
     for name in ("waiter", "spectator", "anonymous"):
@@ -210,9 +212,10 @@ def test_a_renamed_player_shows_under_the_new_name_on_the_kept_page(committed, r
 
 def test_a_timed_matchs_page_is_kept_no_longer_than_the_move_is_due(committed, renders, alice, bob):
     match = started(committed, alice, bob, speed="live", seconds_per_move=20)
-    assert fresh(match.pk).deadline is not None
+    deadline = fresh(match.pk).deadline
+    assert deadline is not None
     body = kept_page(Client(), match, renders).encode()
-    left = (fresh(match.pk).deadline - timezone.now()).total_seconds()
+    left = (deadline - timezone.now()).total_seconds()
     (until,) = [until for content, _, until in page_cache._pages.values() if content == body]
     assert until is not None
     assert until - time.monotonic() <= left + 0.5 < MATCH_PAGE_SECONDS
