@@ -12,10 +12,11 @@ receiving side of a group's message: it is decoded once per process, not once pe
 and it is handed to the first tier's sockets before the others. ``TieredInMemoryChannelLayer``
 gives the embedded default (one process, no Redis) the same delivery.
 
-On the sending side it adds ``group_send_and_set``: the group's message published and one key
-set, in one Redis command (a script: ``PUBLISH`` then ``SET ... EX``), for ``live.publishing``
-to move a match's page on with the very command that tells its sockets; measured, that adds
-about a tenth of what a second command would cost the event loop.
+On the sending side, a message to a match's group also moves the match's kept page on
+(``portal.page_cache``): the message is published and the page's new generation set in one
+Redis command (a script: ``PUBLISH`` then ``SET ... EX``), when the page cache is kept in the
+same Redis; measured, that adds about a tenth of what a second command would cost the event
+loop. Otherwise (and with the in-memory layer) ``live.publishing`` moves it on after the send.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer,
 from channels_redis.utils import _wrap_close  # noqa: PLC2701 -- as channels-redis closes its own loop layers
 from redis.exceptions import NoScriptError
 
-from .groups import FIRST_TIER
+from portal import page_cache
+
+from .groups import FIRST_TIER, page_group
 
 
 def group_of(name: str) -> tuple[str, int]:
@@ -60,9 +63,16 @@ class TieredRedisPubSubChannelLayer(RedisPubSubChannelLayer):
             return None
         return hosts[0].get("address") if isinstance(hosts[0], dict) else hosts[0]
 
-    async def group_send_and_set(self, group: str, message: dict, key: str, value: int, seconds: int) -> None:
-        """``group_send``, and ``key`` set to ``value`` for ``seconds`` in the same command."""
-        await self._get_layer().group_send_and_set(group, message, key, value, seconds)
+    def sets_page_generations(self) -> bool:
+        """Whether a message to a match's group sets its page's new generation too."""
+        return page_cache.kept_in_redis_at(self.redis_address())
+
+    def page_generation(self, group: str) -> tuple[str, int, int] | None:
+        """What to set with a message to ``group``: (key, generation, seconds), or None."""
+        shown = page_group(group)
+        if shown is None:
+            return None
+        return page_cache.generation_in_redis(page_cache.live_area(shown), self.redis_address())
 
     def deserialize(self, message: Any) -> Any:
         """A group's message reaches a socket's queue decoded already (``_Shard``)."""
@@ -112,14 +122,14 @@ class _LoopLayer(RedisPubSubLoopLayer):
     async def group_send(self, group: str, message: dict) -> None:
         base, _ = group_of(group)
         redis_channel = self._get_group_channel_name(base)
-        await self._get_shard(redis_channel).publish(redis_channel, self.channel_layer.serialize(message))
-
-    async def group_send_and_set(self, group: str, message: dict, key: str, value: int, seconds: int) -> None:
-        base, _ = group_of(group)
-        redis_channel = self._get_group_channel_name(base)
+        data = self.channel_layer.serialize(message)
         shard = self._get_shard(redis_channel)
-        assert isinstance(shard, _Shard)
-        await shard.publish_and_set(redis_channel, self.channel_layer.serialize(message), key, value, seconds)
+        generation = self.channel_layer.page_generation(base)
+        if generation is None:
+            await shard.publish(redis_channel, data)
+        else:
+            assert isinstance(shard, _Shard)
+            await shard.publish_and_set(redis_channel, data, *generation)
 
     async def flush(self) -> None:
         self._tiers = {}

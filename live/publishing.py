@@ -18,7 +18,7 @@ Every committed change of a match reaches its sockets here, so here too its kept
 (``portal.page_cache``) is made stale: each message to a match's group draws a new generation
 of the match's area (``page_cache.live_area``), set in the same Redis command that publishes
 the message (``live.layer``; with the in-memory layer of the embedded default, in the
-process's cache right after). Not while the live path is known to be down (Redis with it): a
+process's cache right after the send). Not while the live path is known to be down (Redis with it): a
 page kept then is kept a minute at most (``games.views.MATCH_PAGE_SECONDS``), and its
 socket's first snapshot shows the change.
 """
@@ -98,19 +98,17 @@ def publish_now(outbox: Outbox) -> bool:
 
 
 async def _send(layer, group: str, message: Mapping[str, Any]) -> None:
-    """``group_send``; to a match's group, with a new generation of the match's page."""
+    """``group_send``; to a match's group, with a new generation of the match's page: set by
+    the Redis layer in the same command when it can, here after the send otherwise."""
+    await layer.group_send(group, message)
     shown = page_group(group)
-    if shown is None:
-        await layer.group_send(group, message)
-        return
-    area = page_cache.live_area(shown)
-    with_it = getattr(layer, "group_send_and_set", None)
-    generation = page_cache.generation_in_redis(area, layer.redis_address()) if with_it is not None else None
-    if with_it is not None and generation is not None:
-        await with_it(group, message, *generation)
-    else:
-        await layer.group_send(group, message)
-        await page_cache.abump(area)
+    if shown is not None and not _layer_sets_generations(layer):
+        await page_cache.abump(page_cache.live_area(shown))
+
+
+def _layer_sets_generations(layer) -> bool:
+    sets = getattr(type(layer), "sets_page_generations", None)
+    return sets is not None and layer.sets_page_generations()
 
 
 def _send_failed(exc: Exception, group: str, message: Mapping[str, Any]) -> bool:

@@ -474,10 +474,15 @@ def generation_in_redis(area: str, address) -> tuple[str, int, int] | None:
     to set in the command that tells the sockets (``live.layer``); None when the cache is not
     kept there (then ``abump``)."""
     seconds = _area_seconds(area)
-    cache = shared_cache()
-    if seconds is None or not isinstance(cache, FaultTolerantRedisCache) or cache.address != address:
+    if seconds is None or not kept_in_redis_at(address):
         return None
-    return cache.make_and_validate_key(GENERATION_KEY.format(area)), secrets.randbits(48), seconds
+    return shared_cache().make_and_validate_key(GENERATION_KEY.format(area)), secrets.randbits(48), seconds
+
+
+def kept_in_redis_at(address) -> bool:
+    """Whether the page cache is the Redis at ``address``."""
+    cache = shared_cache()
+    return isinstance(cache, FaultTolerantRedisCache) and cache.address == address
 
 
 def _by_lifetime(areas: Iterable[str]) -> dict[int | None, list[str]]:
