@@ -12,7 +12,10 @@ Everything stays on this machine: PostgreSQL at 127.0.0.1:5432 (user ``postgres`
 at 127.0.0.1:6379. The benchmark owns the database ``portal_bench`` (dropped, created and
 migrated at the start, dropped at the end), Redis database 2 (emptied at the start and at
 the end: the rating tasks queued when a match ends are never consumed) and the channel
-prefixes ``bench`` and ``benchbase``; it leaves everything else alone.
+prefixes ``bench`` and ``benchbase``; it leaves everything else alone. Two runs at once on one
+machine each need their own: ``BENCH_LIVE_DB``, ``BENCH_LIVE_REDIS_URL`` and
+``BENCH_LIVE_PREFIX`` in the environment choose them (the baseline's prefix is that one's
+with ``base`` after it).
 
 In each pass it starts, with uvicorn, the portal (``portal.asgi``) and a bare Channels app
 (``bench/baseline_asgi.py``: one consumer that group-sends every frame it receives to the 4
@@ -95,10 +98,10 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "BENCHMARKS.md"
 RESULTS = ROOT / "bench" / "results" / "live.json"
 
-DB_NAME = "portal_bench"
-REDIS_URL = "redis://127.0.0.1:6379/2"
-CHANNEL_PREFIX = "bench"
-BASELINE_PREFIX = "benchbase"
+DB_NAME = os.environ.get("BENCH_LIVE_DB", "portal_bench")
+REDIS_URL = os.environ.get("BENCH_LIVE_REDIS_URL", "redis://127.0.0.1:6379/2")
+CHANNEL_PREFIX = os.environ.get("BENCH_LIVE_PREFIX", "bench")
+BASELINE_PREFIX = f"{CHANNEL_PREFIX}base"
 GAME = "game-of-god"
 SECONDS_PER_MOVE = 3600  # no clock runs out during a run
 HTTP_CLIENTS = 16

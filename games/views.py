@@ -7,9 +7,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST
 
+from live.groups import match_group
 from portal import page_cache, refusals
 from portal.pagination import paginate
 from portal.viewer import viewer
@@ -183,7 +185,35 @@ def _visible_match(request, match_id):
     return match
 
 
-def match_page(request, match_id):
+# The page of a match being played is kept (``portal.page_cache.whole_page``: for a visitor
+# who brings nothing of their own, or for one signed-in session) under the generation of the
+# match's group in the live room, which every message to the match's sockets moves on (a move,
+# a chat line, a seat given up, a takeback asked or answered: ``live.publishing``), and under
+# the names of people. Each seat's page is its session's alone: no other seat or spectator is
+# ever served it. Kept a minute at most, and never past the deadline of the move due, so that
+# a clock that ran out is found when the page is made; the pages of matches not being played
+# are made afresh each time.
+MATCH_PAGE_SECONDS = 60.0
+
+
+async def match_page(request, match_id):
+    async def build():
+        return await sync_to_async(_match_page)(request, match_id)
+
+    areas = ["people", page_cache.live_area(match_group(match_id))]
+    return await page_cache.whole_page(request, areas, build)
+
+
+def _kept_seconds(match: Match) -> float:
+    """How long the page of ``match`` as it is now may be kept (0: not at all)."""
+    if match.status != Match.Status.ACTIVE:
+        return 0
+    if match.deadline is None:
+        return MATCH_PAGE_SECONDS
+    return min(MATCH_PAGE_SECONDS, (match.deadline - timezone.now()).total_seconds())
+
+
+def _match_page(request, match_id):
     match = _visible_match(request, match_id)
     payload = selectors.match_payload(match, request.user)
     is_creator = request.user.is_authenticated and request.user.pk == match.creator_id
@@ -202,7 +232,7 @@ def match_page(request, match_id):
         "can_chat": services.can_chat(match, request.user),
         **_analysis_context(request, match, payload.get("seat_names") or []),
     }
-    return render(request, "games/match.html", context)
+    return page_cache.keep_at_most(render(request, "games/match.html", context), _kept_seconds(match))
 
 
 def _analysis_context(request, match, seat_names: list[str]) -> dict:

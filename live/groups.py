@@ -17,6 +17,15 @@ def match_group(match_id: int) -> str:
     return f"match-{match_id}"
 
 
+def page_group(group: str) -> str | None:
+    """The group whose page shows what a message to ``group`` tells its sockets: a match's
+    group, for either of its tiers (its page is kept in the page cache under the generation
+    of that group, which every message sent to it moves on: ``live.publishing``); None for
+    the groups of no kept page."""
+    base = group[: -len(FIRST_TIER)] if group.endswith(FIRST_TIER) else group
+    return base if base.startswith("match-") else None
+
+
 def match_players_group(match_id: int) -> str:
     """The sockets of the people seated in a match, served before the spectators."""
     return f"match-{match_id}{FIRST_TIER}"

@@ -13,6 +13,14 @@ ago) none is tried, so a Redis that hangs holds no publish. Redis not answering 
 once per outage by its breaker, any other fault with its traceback. A follow-up that fails
 is logged and the next still runs. Nothing a publish does is raised into the change that was
 committed: what is lost, the periodic checks and the pages' resync repair.
+
+Every committed change of a match reaches its sockets here, so here too its kept page
+(``portal.page_cache``) is made stale: each message to a match's group draws a new generation
+of the match's area (``page_cache.live_area``), set in the same Redis command that publishes
+the message (``live.layer``; with the in-memory layer of the embedded default, in the
+process's cache right after the send). Not while the live path is known to be down (Redis with it): a
+page kept then is kept a minute at most (``games.views.MATCH_PAGE_SECONDS``), and its
+socket's first snapshot shows the change.
 """
 
 from __future__ import annotations
@@ -24,10 +32,11 @@ from typing import Any
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from portal import metrics
+from portal import metrics, page_cache
 
 from . import bridge, reach
 from .executor import db
+from .groups import page_group
 from .outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -44,7 +53,7 @@ async def publish(outbox: Outbox) -> bool:
             layer = get_channel_layer()
             for group, message in outbox.messages:
                 try:
-                    await layer.group_send(group, message)
+                    await _send(layer, group, message)
                 except Exception as exc:
                     sent, redis_down = False, _send_failed(exc, group, message)
                     break  # the next message goes through the same layer
@@ -71,7 +80,7 @@ def publish_now(outbox: Outbox) -> bool:
             layer = get_channel_layer()
             for group, message in outbox.messages:
                 try:
-                    bridge.call(layer.group_send, group, message)
+                    bridge.call(_send, layer, group, message)
                 except Exception as exc:
                     sent, redis_down = False, _send_failed(exc, group, message)
                     break
@@ -86,6 +95,20 @@ def publish_now(outbox: Outbox) -> bool:
         except Exception:
             log.exception("A follow-up of a committed change failed: %r", follow_up)
     return sent
+
+
+async def _send(layer, group: str, message: Mapping[str, Any]) -> None:
+    """``group_send``; to a match's group, with a new generation of the match's page: set by
+    the Redis layer in the same command when it can, here after the send otherwise."""
+    await layer.group_send(group, message)
+    shown = page_group(group)
+    if shown is not None and not _layer_sets_generations(layer):
+        await page_cache.abump(page_cache.live_area(shown))
+
+
+def _layer_sets_generations(layer) -> bool:
+    sets = getattr(type(layer), "sets_page_generations", None)
+    return sets is not None and layer.sets_page_generations()
 
 
 def _send_failed(exc: Exception, group: str, message: Mapping[str, Any]) -> bool:

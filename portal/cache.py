@@ -20,9 +20,10 @@ Connections come from one pool per process (``portal.redis_pool``), which drops 
 connection and retries once on a connection error (never on a timeout), so the first command after Redis comes back
 reaches it instead of failing on the connection that Redis closed.
 
-``aget`` and ``aget_many`` (the page fragments, the cached sessions) are native: they wait on
-Redis in the event loop through ``redis.asyncio``, one pool per event loop, where Django's own
-would run the sync call in a thread. The same breaker guards them.
+``aget``, ``aget_many`` (the page fragments, the cached sessions) and ``aset_many`` (a page's
+generation moved on by the live room, on the move path) are native: they wait on Redis in the
+event loop through ``redis.asyncio``, one pool per event loop, where Django's own would run the
+sync call in a thread. The same breaker guards them.
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ class FaultTolerantRedisCache(RedisCache):
         if serializer is not None:
             raise ImproperlyConfigured(f"{type(self).__name__} stores values with Django's RedisSerializer only.")
         self._loads: Callable[[Any], Any] = RedisSerializer().loads
+        self._dumps: Callable[[Any], Any] = RedisSerializer().dumps
 
     add = _fail_open(lambda *a, **k: True)(RedisCache.add)
     get = _fail_open(_default)(RedisCache.get)
@@ -106,6 +108,11 @@ class FaultTolerantRedisCache(RedisCache):
     set_many = _fail_open(lambda *a, **k: [])(RedisCache.set_many)
     delete_many = _fail_open(lambda *a, **k: None)(RedisCache.delete_many)
     clear = _fail_open(lambda *a, **k: False)(RedisCache.clear)
+
+    @property
+    def address(self) -> str:
+        """The Redis this cache reads (its first server's address, as configured)."""
+        return self._first_server
 
     # -- reads in the event loop -----------------------------------------------------------
 
@@ -140,6 +147,30 @@ class FaultTolerantRedisCache(RedisCache):
         found = await self.aget_many([key], version=version)
         return found.get(key, default)
 
+    async def aset_many(self, data: dict, timeout=None, version=None) -> list:
+        """``set_many`` in the event loop: one SET (one round trip) for one key, a pipeline for
+        more; ``timeout`` in seconds, None for no expiry. Nothing is raised: while Redis cannot
+        be reached nothing is kept, as with the sync calls. Returns the keys not kept: none."""
+        if not data or not self.breaker.allow():
+            return []
+        seconds = self.get_backend_timeout(timeout)
+        expiry = None if seconds is None else int(seconds)
+        items = [(self.make_and_validate_key(key, version=version), self._dumps(value)) for key, value in data.items()]
+        client = self._async_client()
+        try:
+            if len(items) == 1:
+                await client.set(items[0][0], items[0][1], ex=expiry)
+            else:
+                pipeline = client.pipeline(transaction=False)
+                for key, value in items:
+                    pipeline.set(key, value, ex=expiry)
+                await pipeline.execute()
+        except UNREACHABLE as exc:
+            self.breaker.failed(exc, "cache aset_many")
+            return []
+        self.breaker.succeeded()
+        return []
+
 
 async def aget_many(cache, keys) -> dict:
     """``cache.get_many(keys)`` for async code without a thread where none is needed: Redis
@@ -148,3 +179,11 @@ async def aget_many(cache, keys) -> dict:
     if isinstance(cache, LocMemCache):
         return cache.get_many(keys)
     return await cache.aget_many(keys)
+
+
+async def aset_many(cache, data: dict, timeout=None) -> None:
+    """``cache.set_many(data, timeout)`` for async code, as ``aget_many`` reads."""
+    if isinstance(cache, LocMemCache):
+        cache.set_many(data, timeout)
+    else:
+        await cache.aset_many(data, timeout)

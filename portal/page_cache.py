@@ -12,12 +12,19 @@ new token for its area: the next request finds the tokens differ and renders afr
     open                the public matches waiting for players (lobby)
     people              the names of accounts and which of them are bots
     forums              which forum belongs to which game
+    live:<group>        what the sockets of a live room's group are told (``live_area``): a
+                        match's page (``live:match-<id>``)
 
 Generations move on commit of: a match ending (``games.signals.match_finished``), a
 match's ratings or a recompute (``rankings.services``), a change to the open matches
 (``games.signals.open_matches_changed``), an account saved with its name or bot flag, a
-forum saved (``portal.receivers``). Moves do none of these, so the move path never touches
-this cache.
+forum saved (``portal.receivers``). Moves do none of these. The one area a move moves on is
+its match's, ``live:match-<id>``: the live room (``live.publishing``) draws a new generation for
+it whenever it sends the match's sockets a message (a move, a chat line, a seat given up, a
+takeback asked, a rematch offered), after the commit, in the same Redis command that
+publishes the message (``generation_in_redis``): the move path's only touch of this cache.
+Every committed change of a match goes out to its sockets that way, so none can leave its
+page behind.
 
 Nothing personal is ever inside a fragment, not even the viewer's time zone: fragments are
 rendered in UTC and print times as ``<time datetime>`` elements that the page's script shows
@@ -59,7 +66,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from .cache import aget_many
+from .cache import FaultTolerantRedisCache, aget_many, aset_many
 
 log = logging.getLogger(__name__)
 
@@ -282,6 +289,10 @@ async def acached(page: str, areas: Iterable[str], builders: dict[str, Callable[
 # ended by a sign-out or a password change is never served a kept page. A session that holds
 # messages (``_messages``) or a visitor with a messages cookie gets no kept page.
 
+# A generation of a live room's group lives this long without a message (and is drawn afresh,
+# so that nothing kept under the old one is served): the rooms of finished matches go away.
+LIVE_AREA_SECONDS = 24 * 3600
+
 PAGES_KEPT = 512
 # A signed-in visitor's page is kept this long at most: should the move of an account's area
 # be lost (the cache unreachable just then), a session it ended gets a kept page no longer.
@@ -292,6 +303,28 @@ _pages: OrderedDict[tuple, tuple[bytes, bool, float | None]] = OrderedDict()
 def viewer_area(user_id) -> str:
     """The area of what the pages show of one account to itself."""
     return f"viewer:{user_id}"
+
+
+def live_area(group: str) -> str:
+    """The area of what the pages show of a live room's ``group`` (``live.groups``): it moves
+    on with every message sent to the group's sockets."""
+    return f"live:{group}"
+
+
+def _area_seconds(area: str) -> int | None:
+    return LIVE_AREA_SECONDS if area.startswith("live:") else None
+
+
+# Set on a response by ``keep_at_most``: how long ``whole_page`` may keep it.
+_KEEP_AT_MOST = "page_cache_keep_at_most"
+
+
+def keep_at_most(response: HttpResponse, seconds: float) -> HttpResponse:
+    """Mark ``response``, built for ``whole_page``, to be kept ``seconds`` at most whoever asked
+    (``SIGNED_IN_SECONDS`` still bounds a signed-in visitor's); 0 or less: not kept. For a page
+    that also changes with time (a clock running out) or that is not worth keeping."""
+    setattr(response, _KEEP_AT_MOST, seconds)
+    return response
 
 
 def _no_messages(request) -> bool:
@@ -331,7 +364,8 @@ async def whole_page(
     last visitor who brought nothing of their own, for such a visitor, or for this signed-in
     visitor's session before, while the generations it was built under are the same. A
     signed-in visitor's page is kept ``SIGNED_IN_SECONDS`` at most, ``personal_seconds`` when
-    shorter (for what ends with time rather than a write: a challenge expiring)."""
+    shorter (for what ends with time rather than a write: a challenge expiring); a page the
+    build marked with ``keep_at_most`` is kept that long at most, for everyone."""
     areas = list(dict.fromkeys(areas))
     key = None
     csrf_secret = None
@@ -358,19 +392,26 @@ async def whole_page(
                 if csrf_used:  # the cookie is sent again, as a render using the token does
                     request.META["CSRF_COOKIE_NEEDS_UPDATE"] = True
                 return HttpResponse(content)
-    elif who:
-        # First page of this account since the cache was emptied: its area gets a generation.
-        await sync_to_async(generations, thread_sensitive=True)(areas[-1:])
     # Built from what the cache and the database hold now, kept under the generations read
     # before: if a change lands meanwhile, its new generation makes this page stale at once.
     response = await build()
+    if key is None:
+        if response.status_code == 200:
+            # First page of these areas since the cache was emptied (an account's, a match's
+            # since its last message a day ago): they get generations, for the next request.
+            # Not before the page is found: an address of no page leaves nothing behind.
+            missing = [area for area, k in zip(areas, generation_keys, strict=True) if k not in found]
+            await sync_to_async(generations, thread_sensitive=True)(missing)
+        return response
     csrf_used = bool(request.META.get("CSRF_COOKIE_NEEDS_UPDATE"))
-    if key is not None and response.status_code == 200 and not response.cookies:
+    limit = getattr(response, _KEEP_AT_MOST, None)
+    if response.status_code == 200 and not response.cookies and (limit is None or limit > 0):
+        now = time.monotonic()
         if who and request.META.get("CSRF_COOKIE") == csrf_secret:  # no new CSRF cookie made
-            seconds = min(SIGNED_IN_SECONDS, personal_seconds if personal_seconds is not None else SIGNED_IN_SECONDS)
-            _keep(key, response.content, csrf_used, time.monotonic() + seconds)
+            seconds = min([SIGNED_IN_SECONDS, *(s for s in (personal_seconds, limit) if s is not None)])
+            _keep(key, response.content, csrf_used, now + seconds)
         elif not who and not csrf_used:
-            _keep(key, response.content, False, None)
+            _keep(key, response.content, False, None if limit is None else now + limit)
     return response
 
 
@@ -397,8 +438,9 @@ def generations(areas: Iterable[str]) -> list[str]:
     if missing:
         # First use, or evicted: start from a new random token, never from a number that an
         # entry kept from before might still carry. Whoever adds first wins.
+        seconds = {GENERATION_KEY.format(area): _area_seconds(area) for area in areas}
         for key in missing:
-            cache.add(key, _token(), None)
+            cache.add(key, _token(), seconds[key])
         added = cache.get_many(missing)
         found.update({key: added.get(key) or _token() for key in missing})
     return [found[key] for key in keys]
@@ -411,9 +453,43 @@ def bump(*areas: str) -> None:
     that cannot be reached is logged, never raised into them. The pages then catch up
     within ``FRAGMENT_SECONDS``."""
     try:
-        shared_cache().set_many({GENERATION_KEY.format(area): _token() for area in areas}, None)
+        for seconds, group in _by_lifetime(areas).items():
+            shared_cache().set_many({GENERATION_KEY.format(area): _token() for area in group}, seconds)
     except Exception:
         log.exception("Could not mark %s as changed in the page cache", ", ".join(areas))
+
+
+async def abump(*areas: str) -> None:
+    """``bump`` from the event loop, without a thread (the live room, after a match's change)."""
+    try:
+        for seconds, group in _by_lifetime(areas).items():
+            await aset_many(shared_cache(), {GENERATION_KEY.format(area): _token() for area in group}, seconds)
+    except Exception:
+        log.exception("Could not mark %s as changed in the page cache", ", ".join(areas))
+
+
+def generation_in_redis(area: str, address) -> tuple[str, int, int] | None:
+    """For a ``live:`` area: the Redis key of its generation, a new generation (a random number,
+    which the cache stores as it is) and its lifetime, for a sender on the Redis at ``address``
+    to set in the command that tells the sockets (``live.layer``); None when the cache is not
+    kept there (then ``abump``)."""
+    seconds = _area_seconds(area)
+    if seconds is None or not kept_in_redis_at(address):
+        return None
+    return shared_cache().make_and_validate_key(GENERATION_KEY.format(area)), secrets.randbits(48), seconds
+
+
+def kept_in_redis_at(address) -> bool:
+    """Whether the page cache is the Redis at ``address``."""
+    cache = shared_cache()
+    return isinstance(cache, FaultTolerantRedisCache) and cache.address == address
+
+
+def _by_lifetime(areas: Iterable[str]) -> dict[int | None, list[str]]:
+    grouped: dict[int | None, list[str]] = {}
+    for area in areas:
+        grouped.setdefault(_area_seconds(area), []).append(area)
+    return grouped
 
 
 def bump_on_commit(*areas: str) -> None:
