@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST
 
@@ -93,8 +94,8 @@ async def _open_matches_fragment(request) -> page_cache.Rendered:
     return shared["open_matches"] or beyond["page"]
 
 
-@functools.lru_cache(maxsize=8)
-def _lobby_forms(game: str | None) -> page_cache.Rendered:
+@functools.lru_cache(maxsize=32)
+def _lobby_forms(game: str | None, language: str) -> page_cache.Rendered:
     # The same for everyone but for the CSRF token (filled per request), and rendering
     # their fields costs more than the rest of the page: rendered once per process.
     forms = {"form": MatchCreateForm(initial={"game": game}), "computer_form": PlayComputerForm(initial={"game": game})}
@@ -120,7 +121,8 @@ async def lobby(request):
         if not user.is_authenticated:
             return render(request, "games/lobby.html", context)
         game = request.GET.get("game")
-        context["forms"] = _lobby_forms(game if game in {g.slug for g in all_games()} else None)
+        known = game if game in {g.slug for g in all_games()} else None
+        context["forms"] = _lobby_forms(known, translation.get_language())
         # Rendered in a thread: the page lists the challenges waiting for the viewer (a query).
         return await sync_to_async(render)(request, "games/lobby.html", context)
 

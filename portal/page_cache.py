@@ -19,6 +19,9 @@ match's ratings or a recompute (``rankings.services``), a change to the open mat
 forum saved (``portal.receivers``). Moves do none of these, so the move path never touches
 this cache.
 
+Fragments and pages are kept per language (the one active when they are rendered): a page in
+German is never served to someone reading English.
+
 Nothing personal is ever inside a fragment, not even the viewer's time zone: fragments are
 rendered in UTC and print times as ``<time datetime>`` elements that the page's script shows
 in each viewer's zone; a whole page is kept per time zone cookie too. Fragments are rendered without the request (no
@@ -56,7 +59,8 @@ from django.core.cache import caches
 from django.db import transaction
 from django.http import HttpResponse
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.middleware.csrf import get_token
+from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
 from .cache import aget_many
@@ -69,12 +73,17 @@ log = logging.getLogger(__name__)
 FRAGMENT_SECONDS = 600
 
 GENERATION_KEY = "page:gen:{}"
-FRAGMENT_KEY = "page:{}:{}"
+FRAGMENT_KEY = "page:{}:{}:{}"  # language, page, fragment
 
 # What a ``{% csrf_token %}`` renders while a fragment is built; each viewer gets their own.
 CSRF_SLOT = "csrf-token-of-the-viewer"
 # Set in the context of a fragment being built: ``{% personal %}`` then leaves a marker.
 BUILDING = "page_cache_building"
+# Set on a request whose page may be kept for every visitor who brings nothing: the token of a
+# ``{% form_token %}`` (the footer's language form) is then this slot, and each visitor gets
+# their own as the page is served.
+SHARED_PAGE = "page_cache_shared"
+FORM_TOKEN_SLOT = b"csrf-token-of-this-visitor"
 
 
 # --------------------------------------------------------------------------------------
@@ -99,9 +108,9 @@ def release() -> str:
     digest = hashlib.blake2b(digest_size=6)
     base = settings.BASE_DIR
     ours = [Path(app.path) for app in apps.get_app_configs() if Path(app.path).parent == base]
-    for folder in sorted([*ours, base / "templates"]):
+    for folder in sorted([*ours, base / "templates", base / "locale"]):
         for path in sorted(folder.rglob("*")):
-            if path.suffix in (".py", ".html") and path.is_file():
+            if path.suffix in (".py", ".html", ".mo") and path.is_file():
                 digest.update(str(path.relative_to(base)).encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()
@@ -194,7 +203,9 @@ def render(template: str, context: dict) -> Rendered:
 
 
 def _keys(page: str, areas: list[str], builders) -> tuple[list[str], dict[str, str]]:
-    return [GENERATION_KEY.format(area) for area in areas], {name: FRAGMENT_KEY.format(page, name) for name in builders}
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    fragment_keys = {name: FRAGMENT_KEY.format(language, page, name) for name in builders}
+    return [GENERATION_KEY.format(area) for area in areas], fragment_keys
 
 
 def _fresh(found: dict, generation_keys: list[str], keys: dict[str, str]) -> dict[str, Any] | None:
@@ -337,6 +348,7 @@ async def whole_page(
     csrf_secret = None
     if _brings_nothing(request):
         who: tuple = ()
+        request.META[SHARED_PAGE] = True
     else:
         signed_in = await _signed_in(request)
         if signed_in is None:
@@ -349,7 +361,8 @@ async def whole_page(
     if all(k in found for k in generation_keys):
         # The visitor's time zone as their browser keeps it: the page prints times in it.
         zone = request.COOKIES.get(settings.TIME_ZONE_COOKIE_NAME, "")[:64]
-        key = (request.get_full_path(), zone, release(), *(found[k] for k in generation_keys), *who)
+        language = translation.get_language()
+        key = (request.get_full_path(), zone, language, release(), *(found[k] for k in generation_keys), *who)
         kept = _pages.get(key)
         if kept is not None:
             content, csrf_used, until = kept
@@ -357,7 +370,7 @@ async def whole_page(
                 _pages.move_to_end(key)
                 if csrf_used:  # the cookie is sent again, as a render using the token does
                     request.META["CSRF_COOKIE_NEEDS_UPDATE"] = True
-                return HttpResponse(content)
+                return HttpResponse(_with_form_token(request, content))
     elif who:
         # First page of this account since the cache was emptied: its area gets a generation.
         await sync_to_async(generations, thread_sensitive=True)(areas[-1:])
@@ -371,7 +384,16 @@ async def whole_page(
             _keep(key, response.content, csrf_used, time.monotonic() + seconds)
         elif not who and not csrf_used:
             _keep(key, response.content, False, None)
+    if not who and FORM_TOKEN_SLOT in response.content:
+        response.content = _with_form_token(request, response.content)
     return response
+
+
+def _with_form_token(request, content: bytes) -> bytes:
+    """A page kept for every visitor, with this visitor's own CSRF token in its forms."""
+    if FORM_TOKEN_SLOT not in content:
+        return content
+    return content.replace(FORM_TOKEN_SLOT, get_token(request).encode())
 
 
 def _keep(key: tuple, content: bytes, csrf_used: bool, until: float | None) -> None:
