@@ -1,9 +1,9 @@
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
+from django.conf import settings
 from django.contrib.auth import password_validation
 from django.core.validators import MaxLengthValidator
-from django.conf import settings
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 

@@ -58,8 +58,8 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.core.cache import caches
 from django.db import transaction
 from django.http import HttpResponse
-from django.template.loader import render_to_string
 from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
