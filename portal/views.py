@@ -47,7 +47,9 @@ def _catalog_script(language: str) -> bytes:
     request = HttpRequest()
     request.method = "GET"
     with translation.override(language):
-        return _catalog_view(request).content
+        response = _catalog_view(request)
+    assert isinstance(response, HttpResponse)  # rendered at once, not streamed
+    return response.content
 
 
 # Its address carries the code's fingerprint (``{% javascript_catalog %}``), so browsers keep it.

@@ -29,9 +29,7 @@ def _source_without_tags(source: str) -> str:
                 if name == skip_until:
                     skip_until = None
                 continue
-            if name in ("blocktranslate", "blocktrans"):
-                skip_until = "end" + name
-            elif name in ("comment", "verbatim"):
+            if name in ("blocktranslate", "blocktrans") or name in ("comment", "verbatim"):
                 skip_until = "end" + name
             out.append("slot" if out and out[-1].endswith(("<", "</")) else SLOT)  # a tag's name
         elif skip_until is not None:
