@@ -132,5 +132,7 @@ def bot_token(request, username):
 def bot_unpause(request, username):
     with refusals.as_message(request):
         bot = services.bot_unpause(owner=request.user, username=username)
-        messages.success(request, f"{bot.username} may join matches and be challenged again.")
+        messages.success(
+            request, gettext("%(name)s may join matches and be challenged again.") % {"name": bot.username}
+        )
     return redirect("player", username=username)

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
+from django.utils.translation import gettext
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST
 
@@ -139,7 +140,7 @@ def match_new(request):
     if request.method == "POST" and form.is_valid():
         with refusals.on_form(form):
             match = services.match_create(user=request.user, **form.match_terms())
-            messages.success(request, "Your match is open. Share the link or fill the empty seats with bots.")
+            messages.success(request, gettext("Your match is open. Share the link or fill the empty seats with bots."))
             return redirect(match)
     return render(request, "games/match_new.html", {"form": form})
 
@@ -231,7 +232,7 @@ def match_join_view(request, match_id):
         request,
         match_id,
         lambda: services.match_join(match_id=match_id, user=request.user, token=_token(request, match_id)),
-        "You took a seat.",
+        gettext("You took a seat."),
     )
 
 
@@ -239,7 +240,10 @@ def match_join_view(request, match_id):
 @login_required
 def match_leave_view(request, match_id):
     return _post_action(
-        request, match_id, lambda: services.match_leave(match_id=match_id, user=request.user), "You left the match."
+        request,
+        match_id,
+        lambda: services.match_leave(match_id=match_id, user=request.user),
+        gettext("You left the match."),
     )
 
 
@@ -251,7 +255,7 @@ def match_fill_bots_view(request, match_id):
         request,
         match_id,
         lambda: services.match_seat_bot(match_id=match_id, user=request.user, bot=bot),
-        "Bots took the empty seats.",
+        gettext("Bots took the empty seats."),
     )
 
 
@@ -259,7 +263,7 @@ def match_fill_bots_view(request, match_id):
 @login_required
 def match_resign_view(request, match_id):
     return _post_action(
-        request, match_id, lambda: services.match_resign(match_id=match_id, user=request.user), "You resigned."
+        request, match_id, lambda: services.match_resign(match_id=match_id, user=request.user), gettext("You resigned.")
     )
 
 
@@ -267,7 +271,10 @@ def match_resign_view(request, match_id):
 @login_required
 def match_abort_view(request, match_id):
     return _post_action(
-        request, match_id, lambda: services.match_abort(match_id=match_id, user=request.user), "The match was aborted."
+        request,
+        match_id,
+        lambda: services.match_abort(match_id=match_id, user=request.user),
+        gettext("The match was aborted."),
     )
 
 

@@ -331,3 +331,24 @@ def test_the_marking_check_finds_bare_words_in_text_and_in_what_people_read_of_t
         '{% comment %}Not shown{% endcomment %}<a href="{{ url }}" class="button primary">{{ name }}</a> · API'
     )
     assert bare_words_of_template(template) == ["Bare", "title", "Bare", "text", "Bare", "alt"]
+
+
+def test_the_rating_chart_keeps_figures_a_browser_reads_in_every_language():
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from rankings.charts import rating_chart
+
+    chart = rating_chart(
+        slug="territories",
+        game_name="Territories",
+        username="alice",
+        values=[1500.0, 1512.25, 1498.75, 1530.5],
+        first_number=1,
+        dates=("1 Jan 2026", "2 Feb 2026"),
+    )
+    with translation.override("de"):
+        svg = render_to_string("rankings/_rating_chart.html", {"chart": chart})
+    assert "Gespielte gewertete Partien" in svg
+    coordinates = re.findall(r'\b(?:cx|cy|x|y|y1|y2|x1|x2)="([^"]+)"', svg)
+    assert coordinates and all(re.fullmatch(r"-?\d+(\.\d+)?", value) for value in coordinates), coordinates
