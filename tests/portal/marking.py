@@ -14,7 +14,7 @@ ALLOWED = {"API", "UTC", "Elo", "JSON", "NDJSON", "PGN", "CSV", "OK", "Swagger",
 # The attributes people read (or hear, through a screen reader).
 READ_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
 WORD = re.compile(r"[A-Za-z][A-Za-z']+")
-SLOT = "\x00"
+SLOT = " "  # what a tag, a variable or a comment leaves in the text
 
 
 def _source_without_tags(source: str) -> str:
