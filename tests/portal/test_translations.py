@@ -254,7 +254,6 @@ NOT_YET_MARKED_TEMPLATES = {
     "forums/templates/forums/topic_detail.html",
     "forums/templates/forums/topic_move.html",
     "forums/templates/forums/topic_new.html",
-    "games/templates/games/game_detail.html",
     "games/templates/games/game_rules.html",
     "games/templates/games/learn.html",
     "notifications/templates/notifications/unsubscribe.html",
