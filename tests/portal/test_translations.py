@@ -258,8 +258,6 @@ NOT_YET_MARKED_TEMPLATES = {
     "games/templates/games/learn.html",
     "notifications/templates/notifications/unsubscribe.html",
     "rankings/templates/rankings/_player_sections.html",
-    "rankings/templates/rankings/_ranking_table.html",
-    "rankings/templates/rankings/ranking.html",
     "rankings/templates/rankings/stats.html",
     "templates/portal/about.html",
     "templates/portal/help.html",
