@@ -13,7 +13,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 PIP_VERSION := 26.3
 PIP_INSTALL := $(PY) -m pip install --quiet --require-hashes
 
-.PHONY: run test lint bench bench-bots bench-live-compare install install-dev lock migrate demo worker worker-analysis beat serve clean
+.PHONY: run test lint messages bench bench-bots bench-live-compare install install-dev lock migrate demo worker worker-analysis beat serve clean
 
 $(VENV)/.created:
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -84,6 +84,17 @@ lint: install-dev
 	$(PY) scripts/ruff_debt.py
 	$(PY) scripts/mypy_ratchet.py
 	$(VENV)/bin/lint-imports
+
+# The catalogues of the three languages besides English (locale/<lang>/LC_MESSAGES): the
+# messages of the templates and Python (django.po) and of the static scripts (djangojs.po)
+# gathered anew, then compiled into the .mo files, which are committed so that `make run`
+# needs no gettext (a test checks they match their .po). Needs Debian's gettext.
+LANGS := de fr es
+MESSAGES_IGNORE := --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench --ignore=test-artifacts --ignore=docs --ignore=deploy --ignore=scripts
+messages: install
+	$(PY) manage.py makemessages $(foreach l,$(LANGS),-l $(l)) -d django --no-obsolete --add-location=file $(MESSAGES_IGNORE)
+	$(PY) manage.py makemessages $(foreach l,$(LANGS),-l $(l)) -d djangojs --no-obsolete --add-location=file $(MESSAGES_IGNORE)
+	for po in locale/*/LC_MESSAGES/*.po; do msgfmt --check-format -o $${po%.po}.mo $$po || exit 1; done
 
 # bench.live needs PostgreSQL and Redis on 127.0.0.1 (it owns the database portal_bench and
 # Redis db 2) and takes about 12 minutes. bench.forum_search needs PostgreSQL too (its own

@@ -1,9 +1,11 @@
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
+from django.conf import settings
 from django.contrib.auth import password_validation
 from django.core.validators import MaxLengthValidator
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from .models import USERNAME_MAX_LENGTH, User
 from .passwords import RevokeCredentialsOnPasswordChange
@@ -39,19 +41,30 @@ class BioForm(forms.ModelForm):
         model = User
         fields = ["bio"]
         widgets = {"bio": forms.Textarea(attrs={"rows": 5, "maxlength": 1000})}
-        labels = {"bio": "About you"}
-        help_texts = {"bio": "Up to 1000 characters, shown on your public profile."}
+        labels = {"bio": _("About you")}
+        help_texts = {"bio": _("Up to 1000 characters, shown on your public profile.")}
 
 
 class TimeZoneForm(forms.Form):
     time_zone = forms.ChoiceField(
-        label="Time zone",
+        label=_("Time zone"),
         choices=choices,
         error_messages={
             "invalid_choice": "%(value)s is not a time zone we know: " + ZONE_HINT,
             "required": "Choose a time zone: " + ZONE_HINT,
         },
-        help_text="Dates and times on the site and in our e-mails are shown in this zone.",
+        help_text=_("Dates and times on the site and in our e-mails are shown in this zone."),
+    )
+
+
+class LanguageForm(forms.Form):
+    """The language of the pages, on the profile page (posted to ``language_set``)."""
+
+    language = forms.ChoiceField(
+        label=_("Language"),
+        choices=[("", _("Your browser's language")), *settings.LANGUAGES],
+        required=False,
+        help_text=_("The language of the pages, wherever you sign in."),
     )
 
 

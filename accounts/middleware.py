@@ -1,9 +1,10 @@
-"""Each request in its viewer's zone (``accounts.time_zones``)."""
+"""Each request in its viewer's zone (``accounts.time_zones``) and language."""
 
 from __future__ import annotations
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
-from django.utils import timezone
+from django.conf import settings
+from django.utils import timezone, translation
 
 from .time_zones import ViewerZone
 
@@ -46,3 +47,48 @@ class TimeZoneMiddleware:
             return await self.get_response(request)
         finally:
             timezone.deactivate()
+
+
+# The session's copy of the signed-in person's saved language (empty: none saved), put there
+# when they sign in and when they choose one, so that no page loads the account to know it.
+LANGUAGE_SESSION_KEY = "_language"
+
+
+class LanguageMiddleware:
+    """After Django's ``LocaleMiddleware`` (which has chosen the language cookie, else the
+    browser's Accept-Language, else English): a signed-in person's saved language over both,
+    read from their session. The API speaks English whoever asks."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.async_mode = iscoroutinefunction(get_response)
+        if self.async_mode:
+            markcoroutinefunction(self)
+
+    @staticmethod
+    def _activate(request, saved: str | None) -> None:
+        if request.path_info.startswith(API_PREFIX):
+            saved = "en"
+        if saved in SUPPORTED:
+            translation.activate(saved)
+            request.LANGUAGE_CODE = saved
+
+    def __call__(self, request):
+        if self.async_mode:
+            return self.__acall__(request)
+        session = getattr(request, "session", None)
+        saved = session.get(LANGUAGE_SESSION_KEY) if session is not None else None
+        self._activate(request, saved)
+        return self.get_response(request)
+
+    async def __acall__(self, request):
+        session = getattr(request, "session", None)
+        saved = await session.aget(LANGUAGE_SESSION_KEY) if session is not None else None
+        self._activate(request, saved)
+        return await self.get_response(request)
+
+
+SUPPORTED = frozenset(code for code, _name in settings.LANGUAGES)

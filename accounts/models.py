@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.urls import reverse
@@ -42,6 +43,14 @@ class User(AbstractUser):
         blank=True,
         validators=[validate_time_zone],
         help_text="The time zone times are shown in, such as Europe/Paris; empty: the browser's, else UTC.",
+    )
+    # The language of the pages (a code of settings.LANGUAGES); empty: the browser's, else
+    # English (accounts.middleware.LanguageMiddleware).
+    language = models.CharField(
+        max_length=8,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text="The language of the pages; empty: the browser's, else English.",
     )
 
     class Meta:

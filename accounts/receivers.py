@@ -1,5 +1,6 @@
 """The accounts app's reactions to other apps' signals: signing out and a deactivated account
-close the person's sockets (a new password does so through ``passwords``)."""
+close the person's sockets (a new password does so through ``passwords``); signing in
+brings the person's language into the session."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from . import services
+from .middleware import LANGUAGE_SESSION_KEY
 from .models import User
 
 
@@ -27,3 +29,11 @@ def close_sockets_of_deactivated(
     if created or instance.is_active or (update_fields is not None and "is_active" not in update_fields):
         return
     services.user_close_sockets(user=instance)
+
+
+def remember_language(sender: Any, *, request: HttpRequest, user: User, **kwargs: Any) -> None:
+    """Signed in (Django's ``user_logged_in``): the session keeps the person's saved language,
+    which then comes before the browser's on every page (``LanguageMiddleware``)."""
+    session = getattr(request, "session", None)
+    if session is not None:
+        session[LANGUAGE_SESSION_KEY] = user.language

@@ -45,6 +45,17 @@ def user_set_time_zone(*, user: User, time_zone: str) -> User:
     return user
 
 
+def user_set_language(*, user: User, language: str) -> User:
+    """Save the language of the person's pages: a code of ``settings.LANGUAGES``, or empty to
+    follow the browser. An unknown code is refused and changes nothing."""
+    language = (language or "").strip()
+    if language and language not in dict(settings.LANGUAGES):
+        raise AccountError(f"{language[:16]} is not a language of the site.", field="language")
+    user.language = language
+    user.save(update_fields=["language"])
+    return user
+
+
 def user_adopt_browser_time_zone(*, user: User, time_zone: str) -> bool:
     """Save the zone the person's browser reports, once: only while they have none saved
     (their own choice is never overridden). Whether it was saved; an unknown name is refused."""

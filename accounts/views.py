@@ -3,14 +3,17 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
+from django.views import i18n
 from django.views.decorators.http import require_POST
 
 from portal import refusals
 
 from . import selectors, services, time_zones
-from .forms import BioForm, BotAccountForm, TimeZoneForm
+from .forms import BioForm, BotAccountForm, LanguageForm, TimeZoneForm
+from .middleware import LANGUAGE_SESSION_KEY
 
 
 @login_required
@@ -19,9 +22,17 @@ def profile_edit(request):
     form = BioForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         services.user_update_bio(user=request.user, bio=form.cleaned_data["bio"])
-        messages.success(request, "Your profile was saved.")
+        messages.success(request, gettext("Your profile was saved."))
         return redirect("player", username=request.user.username)
-    return render(request, "accounts/profile_edit.html", {"form": form, "zone_form": _zone_form(request.user)})
+    return render(request, "accounts/profile_edit.html", _profile_context(request, form))
+
+
+def _profile_context(request, form, zone_form=None) -> dict[str, Any]:
+    return {
+        "form": form,
+        "zone_form": zone_form or _zone_form(request.user),
+        "language_form": LanguageForm(initial={"language": request.user.language}),
+    }
 
 
 def _zone_form(user, data=None) -> TimeZoneForm:
@@ -36,9 +47,29 @@ def time_zone_edit(request):
     if form.is_valid():
         with refusals.on_form(form):
             services.user_set_time_zone(user=request.user, time_zone=form.cleaned_data["time_zone"])
-            messages.success(request, f"Times are now shown in {request.user.time_zone}.")
+            messages.success(request, gettext("Times are now shown in %(zone)s.") % {"zone": request.user.time_zone})
             return redirect("profile-edit")
-    return render(request, "accounts/profile_edit.html", {"form": BioForm(instance=request.user), "zone_form": form})
+    return render(
+        request, "accounts/profile_edit.html", _profile_context(request, BioForm(instance=request.user), form)
+    )
+
+
+@require_POST
+def language_set(request):
+    """The language of the pages, from the footer's switcher or the profile page: Django's
+    ``set_language`` keeps it in the language cookie (for a visitor who is not signed in too)
+    and goes back to ``next``; a signed-in person's choice is saved on the account and in the
+    session. Empty (profile page only): follow the browser again. 400 for an unknown code."""
+    language = request.POST.get("language", "")
+    if language and language not in dict(settings.LANGUAGES):
+        return HttpResponseBadRequest(f"{language[:16]} is not a language of the site.", content_type="text/plain")
+    response = i18n.set_language(request)
+    if not language:
+        response.delete_cookie(settings.LANGUAGE_COOKIE_NAME, path=settings.LANGUAGE_COOKIE_PATH)
+    if request.user.is_authenticated:
+        services.user_set_language(user=request.user, language=language)
+        request.session[LANGUAGE_SESSION_KEY] = language
+    return response
 
 
 @require_POST
@@ -101,5 +132,7 @@ def bot_token(request, username):
 def bot_unpause(request, username):
     with refusals.as_message(request):
         bot = services.bot_unpause(owner=request.user, username=username)
-        messages.success(request, f"{bot.username} may join matches and be challenged again.")
+        messages.success(
+            request, gettext("%(name)s may join matches and be challenged again.") % {"name": bot.username}
+        )
     return redirect("player", username=username)

@@ -3,6 +3,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_POST
 
 from portal import refusals
@@ -28,7 +29,11 @@ def challenge_new(request, username):
             challenge = services.challenge_create(user=request.user, to=profile, **form.match_terms())
             if challenge.match_id:  # a bot takes the challenge at once
                 return redirect(challenge.match)
-            messages.success(request, f"{profile.username} is challenged. The match starts as soon as they accept it.")
+            messages.success(
+                request,
+                gettext("%(name)s is challenged. The match starts as soon as they accept it.")
+                % {"name": profile.username},
+            )
             return redirect("challenges")
     return render(request, "challenges/challenge_new.html", {"form": form, "profile": profile})
 
@@ -47,7 +52,7 @@ def _answer(request, call, success, then):
     if refused:
         return redirect(_back(request, then))
     if success:
-        messages.success(request, success)
+        messages.success(request, gettext(success))
     return redirect(result)
 
 
@@ -73,8 +78,8 @@ def _close_challenge_view(call, success: str):
     return view
 
 
-challenge_decline = _close_challenge_view(services.challenge_decline, "You declined the challenge.")
-challenge_cancel = _close_challenge_view(services.challenge_cancel, "You withdrew the challenge.")
+challenge_decline = _close_challenge_view(services.challenge_decline, gettext_noop("You declined the challenge."))
+challenge_cancel = _close_challenge_view(services.challenge_cancel, gettext_noop("You withdrew the challenge."))
 
 
 @require_POST
@@ -101,7 +106,7 @@ def _rematch_answer_view(accept: bool, success: str | None):
 
 
 rematch_accept = _rematch_answer_view(True, None)
-rematch_decline = _rematch_answer_view(False, "You declined the rematch.")
+rematch_decline = _rematch_answer_view(False, gettext_noop("You declined the rematch."))
 
 
 @require_POST
@@ -110,4 +115,4 @@ def rematch_cancel(request, offer_id):
     def cancel():
         return services.rematch_cancel(offer_id=offer_id, user=request.user).match
 
-    return _answer(request, cancel, "You withdrew the rematch offer.", "lobby")
+    return _answer(request, cancel, gettext_noop("You withdrew the rematch offer."), "lobby")

@@ -15,6 +15,7 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_POST
 
 from portal import refusals
@@ -198,7 +199,7 @@ def post_edit(request, post_id):
                     body=form.cleaned_data["body"],
                     title=form.cleaned_data.get("title") if edits_title else None,
                 )
-                messages.success(request, "Your post was updated.")
+                messages.success(request, gettext("Your post was updated."))
                 return redirect(post)
         status = 400
     return render(
@@ -221,7 +222,7 @@ def post_report(request, post_id):
         if form.is_valid():
             with refusals.on_form(form) as refused:
                 services.post_report(post_id=post.pk, user=request.user, reason=form.cleaned_data["reason"])
-                messages.success(request, "Thank you: the moderators will look at the post.")
+                messages.success(request, gettext("Thank you: the moderators will look at the post."))
                 return redirect(post)
             status = _refused_status(refused)
         else:
@@ -302,10 +303,10 @@ def _search_page(query, number, context):
 # --- Moderation ----------------------------------------------------------------------------
 
 _TOGGLES = {
-    "pin": (services.topic_set_pinned, "pinned", True, "The topic is pinned."),
-    "unpin": (services.topic_set_pinned, "pinned", False, "The topic is no longer pinned."),
-    "lock": (services.topic_set_locked, "locked", True, "The topic is locked."),
-    "unlock": (services.topic_set_locked, "locked", False, "The topic is unlocked."),
+    "pin": (services.topic_set_pinned, "pinned", True, gettext_noop("The topic is pinned.")),
+    "unpin": (services.topic_set_pinned, "pinned", False, gettext_noop("The topic is no longer pinned.")),
+    "lock": (services.topic_set_locked, "locked", True, gettext_noop("The topic is locked.")),
+    "unlock": (services.topic_set_locked, "locked", False, gettext_noop("The topic is unlocked.")),
 }
 
 
@@ -317,12 +318,12 @@ def topic_moderate(request, topic_id):
     topic = _topic_or_404(request, topic_id)
     toggle = _TOGGLES.get(request.POST.get("action", ""))
     if toggle is None:
-        messages.error(request, "Unknown moderation action.")
+        messages.error(request, gettext("Unknown moderation action."))
         return redirect(topic)
     call, field, value, done = toggle
     with refusals.as_message(request):
         call(topic_id=topic.pk, moderator=request.user, reason=request.POST.get("reason", ""), **{field: value})
-        messages.success(request, done)
+        messages.success(request, gettext(done))
     return redirect(topic)
 
 
@@ -339,7 +340,9 @@ def topic_move(request, topic_id):
                 forum_id=form.cleaned_data["forum"].pk,
                 reason=form.cleaned_data["reason"],
             )
-            messages.success(request, f"The topic moved to {form.cleaned_data['forum'].name}.")
+            messages.success(
+                request, gettext("The topic moved to %(forum)s.") % {"forum": form.cleaned_data["forum"].name}
+            )
             return redirect(topic)
     return render(request, "forums/topic_move.html", {"topic": topic, "forum": topic.forum, "form": form})
 
@@ -352,7 +355,7 @@ def topic_delete(request, topic_id):
     if request.method == "POST" and form.is_valid():
         with refusals.on_form(form):
             services.topic_hide(topic_id=topic.pk, moderator=request.user, reason=form.cleaned_data["reason"])
-            messages.success(request, "The topic is deleted; the reason is in the moderation log.")
+            messages.success(request, gettext("The topic is deleted; the reason is in the moderation log."))
             return redirect(topic.forum)
     context = {"form": form, "topic": topic, "forum": topic.forum, "post": None}
     return render(request, "forums/confirm_delete.html", context)
@@ -366,7 +369,7 @@ def post_delete(request, post_id):
     if request.method == "POST" and form.is_valid():
         with refusals.on_form(form):
             services.post_hide(post_id=post.pk, moderator=request.user, reason=form.cleaned_data["reason"])
-            messages.success(request, "The post is deleted; the reason is in the moderation log.")
+            messages.success(request, gettext("The post is deleted; the reason is in the moderation log."))
             return redirect(post)
     context = {"form": form, "topic": post.topic, "forum": post.topic.forum, "post": post}
     return render(request, "forums/confirm_delete.html", context)
@@ -393,5 +396,5 @@ def report_dismiss(request, report_id):
     _require_moderator(request)
     with refusals.as_message(request):
         services.report_dismiss(report_id=report_id, moderator=request.user)
-        messages.success(request, "The report is dismissed; the post stays.")
+        messages.success(request, gettext("The report is dismissed; the post stays."))
     return redirect("forum-reports")

@@ -1,5 +1,7 @@
 from django import forms
 from django.conf import settings
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from .bots import bot_label, bot_names
 from .engines import all_games, get_game
@@ -22,14 +24,22 @@ UNTIMED = Match.Speed.UNTIMED
 
 
 def _seconds_label(seconds: int) -> str:
-    return f"{seconds // 60} minutes" if seconds % 60 == 0 and seconds >= 120 else f"{seconds} seconds"
+    if seconds % 60 == 0 and seconds >= 120:
+        minutes = seconds // 60
+        return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+    return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
 
 
 def time_control_choices() -> list[tuple[str, str]]:
-    choices = [(UNTIMED, "Untimed practice: no clock, casual")]
-    choices += [(f"live-{s}", f"Live: {_seconds_label(s)} a move") for s in LIVE_CHOICES]
+    """In the language of the request (the choices are read when a form is made)."""
+    choices = [(UNTIMED, gettext("Untimed practice: no clock, casual"))]
+    choices += [(f"live-{s}", gettext("Live: %(time)s a move") % {"time": _seconds_label(s)}) for s in LIVE_CHOICES]
     choices += [
-        (f"correspondence-{d}", f"Correspondence: {d} day{'s' if d > 1 else ''} a move") for d in CORRESPONDENCE_CHOICES
+        (
+            f"correspondence-{d}",
+            ngettext("Correspondence: %(count)d day a move", "Correspondence: %(count)d days a move", d) % {"count": d},
+        )
+        for d in CORRESPONDENCE_CHOICES
     ]
     return choices
 
@@ -50,11 +60,11 @@ class GameForm(forms.Form):
     options (static/js/game-forms.js follows a change of game; without script, the server
     still explains a wrong choice)."""
 
-    game = forms.ChoiceField(choices=game_choices)
-    num_players = forms.TypedChoiceField(label="Players", coerce=int, choices=())
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices)
+    num_players = forms.TypedChoiceField(label=_("Players"), coerce=int, choices=())
     # Left out of a post, the form's default clock (untimed against the computer).
-    time_control = forms.ChoiceField(label="Time control", choices=time_control_choices, required=False)
-    rated = forms.BooleanField(required=False, label="Rated")
+    time_control = forms.ChoiceField(label=_("Time control"), choices=time_control_choices, required=False)
+    rated = forms.BooleanField(required=False, label=_("Rated"))
 
     default_players = min  # of the chosen game's counts
 
@@ -117,7 +127,10 @@ class GameForm(forms.Form):
             game = get_game(data["game"])
             if data["num_players"] not in game.allowed_player_counts():
                 counts = ", ".join(str(c) for c in game.allowed_player_counts())
-                self.add_error("num_players", f"{game.name} is played by {counts} players.")
+                self.add_error(
+                    "num_players",
+                    gettext("%(game)s is played by %(counts)s players.") % {"game": game.name, "counts": counts},
+                )
         slug, num_players = data.get("game"), data.get("num_players")
         if slug and num_players is not None and not self.has_error("num_players"):
             for game, opt, field in self.option_fields:
@@ -127,7 +140,7 @@ class GameForm(forms.Form):
                     except ValueError as exc:
                         self.add_error(field, str(exc))
         if data.get("time_control") == UNTIMED and data.get("rated"):
-            self.add_error("rated", "Untimed practice is casual: choose a clock to play a rated match.")
+            self.add_error("rated", gettext("Untimed practice is casual: choose a clock to play a rated match."))
         return data
 
     def options_for(self, slug: str) -> dict:
@@ -155,8 +168,12 @@ class GameForm(forms.Form):
 
 
 class MatchCreateForm(GameForm):
-    visibility = forms.ChoiceField(choices=Match.Visibility.choices, initial=Match.Visibility.PUBLIC)
-    accepts_bots = forms.BooleanField(required=False, label="Accepts bots (people's bot accounts may take a free seat)")
+    visibility = forms.ChoiceField(
+        label=_("Visibility"), choices=Match.Visibility.choices, initial=Match.Visibility.PUBLIC
+    )
+    accepts_bots = forms.BooleanField(
+        required=False, label=_("Accepts bots (people's bot accounts may take a free seat)")
+    )
 
     field_order = ["game", "num_players", "time_control", "rated", "visibility", "accepts_bots"]
 
@@ -178,7 +195,7 @@ class PlayComputerForm(GameForm):
     """You against bots of one level. Untimed by default; rated only if you say so (bots carry
     ratings per game like players, so beating a weak bot is worth little)."""
 
-    bot = forms.ChoiceField(label="Level", choices=lambda: [(name, bot_label(name)) for name in bot_names()])
+    bot = forms.ChoiceField(label=_("Level"), choices=lambda: [(name, bot_label(name)) for name in bot_names()])
 
     field_order = ["game", "num_players", "bot", "time_control", "rated"]
     default_players = staticmethod(_computer_default_players)
@@ -188,7 +205,7 @@ class PlayComputerForm(GameForm):
         super().__init__(*args, **kwargs)
         self.fields["time_control"].initial = UNTIMED
         self.fields["rated"].initial = False
-        self.fields["rated"].help_text = (
+        self.fields["rated"].help_text = gettext(
             "Bots carry a rating in each game like players do: beating a weak bot gains little, "
             "losing to it costs a lot. Untimed practice is never rated."
         )

@@ -3,6 +3,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from . import clock as clock_rules
 from .clock import Clock
@@ -23,13 +24,13 @@ class Match(models.Model):
         ABORTED = "aborted", "Aborted"
 
     class Visibility(models.TextChoices):
-        PUBLIC = "public", "Public"
-        INVITE = "invite", "Invite link only"
+        PUBLIC = "public", _("Public")
+        INVITE = "invite", _("Invite link only")
 
     class Speed(models.TextChoices):
-        UNTIMED = clock_rules.UNTIMED, "Untimed practice"
-        LIVE = clock_rules.LIVE, "Live"
-        CORRESPONDENCE = clock_rules.CORRESPONDENCE, "Correspondence"
+        UNTIMED = clock_rules.UNTIMED, _("Untimed practice")
+        LIVE = clock_rules.LIVE, _("Live")
+        CORRESPONDENCE = clock_rules.CORRESPONDENCE, _("Correspondence")
 
     game = models.CharField(max_length=32, db_index=True)
     num_players = models.PositiveSmallIntegerField()

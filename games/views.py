@@ -7,7 +7,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST
 
@@ -95,8 +96,8 @@ async def _open_matches_fragment(request) -> page_cache.Rendered:
     return shared["open_matches"] or beyond["page"]
 
 
-@functools.lru_cache(maxsize=8)
-def _lobby_forms(game: str | None) -> page_cache.Rendered:
+@functools.lru_cache(maxsize=32)
+def _lobby_forms(game: str | None, language: str) -> page_cache.Rendered:
     # The same for everyone but for the CSRF token (filled per request), and rendering
     # their fields costs more than the rest of the page: rendered once per process.
     forms = {"form": MatchCreateForm(initial={"game": game}), "computer_form": PlayComputerForm(initial={"game": game})}
@@ -122,7 +123,8 @@ async def lobby(request):
         if not user.is_authenticated:
             return render(request, "games/lobby.html", context)
         game = request.GET.get("game")
-        context["forms"] = _lobby_forms(game if game in {g.slug for g in all_games()} else None)
+        known = game if game in {g.slug for g in all_games()} else None
+        context["forms"] = _lobby_forms(known, translation.get_language())
         # Rendered in a thread: the page lists the challenges waiting for the viewer (a query).
         return await sync_to_async(render)(request, "games/lobby.html", context)
 
@@ -139,7 +141,7 @@ def match_new(request):
     if request.method == "POST" and form.is_valid():
         with refusals.on_form(form):
             match = services.match_create(user=request.user, **form.match_terms())
-            messages.success(request, "Your match is open. Share the link or fill the empty seats with bots.")
+            messages.success(request, gettext("Your match is open. Share the link or fill the empty seats with bots."))
             return redirect(match)
     return render(request, "games/match_new.html", {"form": form})
 
@@ -294,7 +296,7 @@ def match_join_view(request, match_id):
         request,
         match_id,
         lambda: services.match_join(match_id=match_id, user=request.user, token=_token(request, match_id)),
-        "You took a seat.",
+        gettext("You took a seat."),
     )
 
 
@@ -302,7 +304,10 @@ def match_join_view(request, match_id):
 @login_required
 def match_leave_view(request, match_id):
     return _post_action(
-        request, match_id, lambda: services.match_leave(match_id=match_id, user=request.user), "You left the match."
+        request,
+        match_id,
+        lambda: services.match_leave(match_id=match_id, user=request.user),
+        gettext("You left the match."),
     )
 
 
@@ -314,7 +319,7 @@ def match_fill_bots_view(request, match_id):
         request,
         match_id,
         lambda: services.match_seat_bot(match_id=match_id, user=request.user, bot=bot),
-        "Bots took the empty seats.",
+        gettext("Bots took the empty seats."),
     )
 
 
@@ -322,7 +327,7 @@ def match_fill_bots_view(request, match_id):
 @login_required
 def match_resign_view(request, match_id):
     return _post_action(
-        request, match_id, lambda: services.match_resign(match_id=match_id, user=request.user), "You resigned."
+        request, match_id, lambda: services.match_resign(match_id=match_id, user=request.user), gettext("You resigned.")
     )
 
 
@@ -330,7 +335,10 @@ def match_resign_view(request, match_id):
 @login_required
 def match_abort_view(request, match_id):
     return _post_action(
-        request, match_id, lambda: services.match_abort(match_id=match_id, user=request.user), "The match was aborted."
+        request,
+        match_id,
+        lambda: services.match_abort(match_id=match_id, user=request.user),
+        gettext("The match was aborted."),
     )
 
 

@@ -2,6 +2,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext, gettext_noop, ngettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -12,7 +13,7 @@ from .forms import NotificationSettingsForm
 
 PAGE_SIZE = 30
 # Where a notification's post was deleted since: said instead of a missing page.
-GONE = "The post this notification was about has been deleted since, so there is nothing to show."
+GONE = gettext_noop("The post this notification was about has been deleted since, so there is nothing to show.")
 
 
 @login_required
@@ -32,7 +33,7 @@ def notification_open(request, notification_id: int):
     if notification is None or not safe:
         return redirect("notifications")
     if selectors.gone_from_forum(notification, request.user):
-        messages.info(request, GONE)
+        messages.info(request, gettext(GONE))
         return redirect("notifications")
     return redirect(notification.url)
 
@@ -43,7 +44,10 @@ def notification_read_all(request):
     marked = services.notification_mark_all_read(user=request.user)
     messages.success(
         request,
-        f"{marked} notification{'s' if marked != 1 else ''} marked as read." if marked else "Nothing was unread.",
+        ngettext("%(count)d notification marked as read.", "%(count)d notifications marked as read.", marked)
+        % {"count": marked}
+        if marked
+        else gettext("Nothing was unread."),
     )
     return redirect("notifications")
 
@@ -54,7 +58,7 @@ def notification_settings(request):
     form = NotificationSettingsForm(request.POST)
     if form.is_valid():
         services.settings_update(user=request.user, email_your_turn=form.cleaned_data["email_your_turn"])
-        messages.success(request, "Your notification settings were saved.")
+        messages.success(request, gettext("Your notification settings were saved."))
     return redirect("profile-edit")
 
 

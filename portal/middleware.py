@@ -35,6 +35,7 @@ from django.http import HttpResponseBase
 from django.middleware.clickjacking import XFrameOptionsMiddleware as _XFrameOptionsMiddleware
 from django.middleware.common import CommonMiddleware as _CommonMiddleware
 from django.middleware.csrf import CsrfViewMiddleware as _CsrfViewMiddleware
+from django.middleware.locale import LocaleMiddleware as _LocaleMiddleware
 from django.middleware.security import SecurityMiddleware as _SecurityMiddleware
 from django.utils.deprecation import MiddlewareMixin
 
@@ -127,6 +128,11 @@ class SessionMiddleware(InLoop, _SessionMiddleware):
         if session is None:
             return True
         return session.is_empty() or not (session.modified or settings.SESSION_SAVE_EVERY_REQUEST)
+
+
+class LocaleMiddleware(InLoop, _LocaleMiddleware):
+    """The language from the cookie or Accept-Language, activated for the request (a context
+    variable, which follows the request into the threads it uses)."""
 
 
 class CommonMiddleware(InLoop, _CommonMiddleware):

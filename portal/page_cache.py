@@ -26,6 +26,9 @@ publishes the message (``generation_in_redis``): the move path's only touch of t
 Every committed change of a match goes out to its sockets that way, so none can leave its
 page behind.
 
+Fragments and pages are kept per language (the one active when they are rendered): a page in
+German is never served to someone reading English.
+
 Nothing personal is ever inside a fragment, not even the viewer's time zone: fragments are
 rendered in UTC and print times as ``<time datetime>`` elements that the page's script shows
 in each viewer's zone; a whole page is kept per time zone cookie too. Fragments are rendered without the request (no
@@ -62,8 +65,9 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.core.cache import caches
 from django.db import transaction
 from django.http import HttpResponse
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
 from .cache import FaultTolerantRedisCache, aget_many, aset_many
@@ -76,12 +80,17 @@ log = logging.getLogger(__name__)
 FRAGMENT_SECONDS = 600
 
 GENERATION_KEY = "page:gen:{}"
-FRAGMENT_KEY = "page:{}:{}"
+FRAGMENT_KEY = "page:{}:{}:{}"  # language, page, fragment
 
 # What a ``{% csrf_token %}`` renders while a fragment is built; each viewer gets their own.
 CSRF_SLOT = "csrf-token-of-the-viewer"
 # Set in the context of a fragment being built: ``{% personal %}`` then leaves a marker.
 BUILDING = "page_cache_building"
+# Set on a request whose page may be kept for every visitor who brings nothing: the token of a
+# ``{% form_token %}`` (the footer's language form) is then this slot, and each visitor gets
+# their own as the page is served.
+SHARED_PAGE = "page_cache_shared"
+FORM_TOKEN_SLOT = b"csrf-token-of-this-visitor"
 
 
 # --------------------------------------------------------------------------------------
@@ -106,9 +115,9 @@ def release() -> str:
     digest = hashlib.blake2b(digest_size=6)
     base = settings.BASE_DIR
     ours = [Path(app.path) for app in apps.get_app_configs() if Path(app.path).parent == base]
-    for folder in sorted([*ours, base / "templates"]):
+    for folder in sorted([*ours, base / "templates", base / "locale"]):
         for path in sorted(folder.rglob("*")):
-            if path.suffix in (".py", ".html") and path.is_file():
+            if path.suffix in (".py", ".html", ".mo") and path.is_file():
                 digest.update(str(path.relative_to(base)).encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()
@@ -201,7 +210,9 @@ def render(template: str, context: dict) -> Rendered:
 
 
 def _keys(page: str, areas: list[str], builders) -> tuple[list[str], dict[str, str]]:
-    return [GENERATION_KEY.format(area) for area in areas], {name: FRAGMENT_KEY.format(page, name) for name in builders}
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    fragment_keys = {name: FRAGMENT_KEY.format(language, page, name) for name in builders}
+    return [GENERATION_KEY.format(area) for area in areas], fragment_keys
 
 
 def _fresh(found: dict, generation_keys: list[str], keys: dict[str, str]) -> dict[str, Any] | None:
@@ -371,6 +382,7 @@ async def whole_page(
     csrf_secret = None
     if _brings_nothing(request):
         who: tuple = ()
+        request.META[SHARED_PAGE] = True
     else:
         signed_in = await _signed_in(request)
         if signed_in is None:
@@ -383,7 +395,8 @@ async def whole_page(
     if all(k in found for k in generation_keys):
         # The visitor's time zone as their browser keeps it: the page prints times in it.
         zone = request.COOKIES.get(settings.TIME_ZONE_COOKIE_NAME, "")[:64]
-        key = (request.get_full_path(), zone, release(), *(found[k] for k in generation_keys), *who)
+        language = translation.get_language()
+        key = (request.get_full_path(), zone, language, release(), *(found[k] for k in generation_keys), *who)
         kept = _pages.get(key)
         if kept is not None:
             content, csrf_used, until = kept
@@ -391,7 +404,7 @@ async def whole_page(
                 _pages.move_to_end(key)
                 if csrf_used:  # the cookie is sent again, as a render using the token does
                     request.META["CSRF_COOKIE_NEEDS_UPDATE"] = True
-                return HttpResponse(content)
+                return HttpResponse(_with_form_token(request, content))
     # Built from what the cache and the database hold now, kept under the generations read
     # before: if a change lands meanwhile, its new generation makes this page stale at once.
     response = await build()
@@ -402,7 +415,7 @@ async def whole_page(
             # Not before the page is found: an address of no page leaves nothing behind.
             missing = [area for area, k in zip(areas, generation_keys, strict=True) if k not in found]
             await sync_to_async(generations, thread_sensitive=True)(missing)
-        return response
+        return _form_token_filled(request, response, who)
     csrf_used = bool(request.META.get("CSRF_COOKIE_NEEDS_UPDATE"))
     limit = getattr(response, _KEEP_AT_MOST, None)
     if response.status_code == 200 and not response.cookies and (limit is None or limit > 0):
@@ -412,7 +425,21 @@ async def whole_page(
             _keep(key, response.content, csrf_used, now + seconds)
         elif not who and not csrf_used:
             _keep(key, response.content, False, None if limit is None else now + limit)
+    return _form_token_filled(request, response, who)
+
+
+def _form_token_filled(request, response: HttpResponse, who: tuple) -> HttpResponse:
+    """A page built for a visitor who brought nothing, with their own CSRF token in its forms."""
+    if not who and FORM_TOKEN_SLOT in response.content:
+        response.content = _with_form_token(request, response.content)
     return response
+
+
+def _with_form_token(request, content: bytes) -> bytes:
+    """A page kept for every visitor, with this visitor's own CSRF token in its forms."""
+    if FORM_TOKEN_SLOT not in content:
+        return content
+    return content.replace(FORM_TOKEN_SLOT, get_token(request).encode())
 
 
 def _keep(key: tuple, content: bytes, csrf_used: bool, until: float | None) -> None:

@@ -107,6 +107,7 @@ MIDDLEWARE_STAND_INS = {
     "portal.middleware.SecurityMiddleware": "django.middleware.security.SecurityMiddleware",
     "portal.middleware.CSPMiddleware": "csp.middleware.CSPMiddleware",
     "portal.middleware.SessionMiddleware": "django.contrib.sessions.middleware.SessionMiddleware",
+    "portal.middleware.LocaleMiddleware": "django.middleware.locale.LocaleMiddleware",
     "portal.middleware.CommonMiddleware": "django.middleware.common.CommonMiddleware",
     "portal.middleware.CsrfViewMiddleware": "django.middleware.csrf.CsrfViewMiddleware",
     "portal.middleware.AuthenticationMiddleware": "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -138,6 +139,10 @@ MIDDLEWARE = _MiddlewareList(
         "django_permissions_policy.PermissionsPolicyMiddleware",
         "servestatic.middleware.ServeStaticMiddleware",
         "portal.middleware.SessionMiddleware",
+        # The language of the page: the language cookie (the switcher), else the browser's
+        # Accept-Language, else English; then a signed-in person's own choice over both.
+        "portal.middleware.LocaleMiddleware",
+        "accounts.middleware.LanguageMiddleware",
         "portal.middleware.CommonMiddleware",
         "portal.middleware.CsrfViewMiddleware",
         "portal.middleware.AuthenticationMiddleware",
@@ -430,6 +435,19 @@ RATELIMIT_IP_META_KEY = "portal.client_ip.client_ip"
 
 # --- Internationalisation, static files --------------------------------------------------
 LANGUAGE_CODE = "en-us"
+# The languages of the pages, each named in itself (the switcher lists them so). The API stays
+# English whatever the browser asks: its codes, not its sentences, are its contract.
+LANGUAGES = [
+    ("en", "English"),
+    ("de", "Deutsch"),
+    ("fr", "Français"),
+    ("es", "Español"),
+]
+# The catalogues, compiled and committed (`make messages` rebuilds them).
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_NAME = env.str("LANGUAGE_COOKIE_NAME", default="django_language")
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"  # what is stored, and the zone of a visitor whose zone is not known
 USE_I18N = True
 USE_TZ = True
@@ -502,6 +520,7 @@ if PRODUCTION:
     SECURE_REDIRECT_EXEMPT = [r"^readyz$", r"^metrics$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

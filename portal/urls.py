@@ -9,6 +9,7 @@ urlpatterns = [
     path("help/", views.help_page, name="help"),
     path("about/", views.about, name="about"),
     path("healthz", views.healthz, name="healthz"),
+    path("jsi18n/<str:language>/", views.javascript_catalog, name="javascript-catalog"),
     path("readyz", probes.readyz, name="readyz"),
     path("metrics", probes.metrics_view, name="metrics"),
     path("accounts/", include("allauth.urls")),

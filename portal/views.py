@@ -3,10 +3,13 @@ import functools
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix
+from django.utils import translation
+from django.views.decorators.cache import cache_control
+from django.views.i18n import JavaScriptCatalog
 
 from forums.selectors import forum_url_for_game
 from games import learn_views
@@ -28,10 +31,34 @@ from .viewer import viewer
 
 
 @functools.cache
-def _game_cards(script_prefix: str) -> str:
+def _game_cards(script_prefix: str, language: str) -> str:
     """The home page's cards of the games: the same for everyone while the process runs (the
-    catalog is code), so rendered once per process (per script prefix, as its addresses)."""
+    catalog is code), so rendered once per process (per script prefix, as its addresses, and
+    per language)."""
     return render_to_string("portal/_game_cards.html", {"games": all_games()})
+
+
+_catalog_view = JavaScriptCatalog.as_view(packages=["portal"])  # the project's locale/ only
+
+
+@functools.cache
+def _catalog_script(language: str) -> bytes:
+    """Django's JavaScript catalog of ``language`` (the catalogues are part of the code)."""
+    request = HttpRequest()
+    request.method = "GET"
+    with translation.override(language):
+        response = _catalog_view(request)
+    assert isinstance(response, HttpResponse)  # rendered at once, not streamed
+    return response.content
+
+
+# Its address carries the code's fingerprint (``{% javascript_catalog %}``), so browsers keep it.
+@cache_control(public=True, max_age=365 * 24 * 3600, immutable=True)
+def javascript_catalog(request, language: str):
+    """The translations of the static scripts (``gettext``, ``ngettext``, ``interpolate``)."""
+    if language not in dict(settings.LANGUAGES):
+        raise Http404("No such language")
+    return HttpResponse(_catalog_script(language), content_type="text/javascript; charset=utf-8")
 
 
 HOME_AREAS = ["finished", "people"]
@@ -45,7 +72,11 @@ async def home(request):
             HOME_AREAS,
             {"latest": lambda: page_cache.render("portal/_home_latest.html", {"latest": latest_finished(limit=8)})},
         )
-        return render(request, "portal/home.html", {"game_cards": _game_cards(get_script_prefix()), **context})
+        return render(
+            request,
+            "portal/home.html",
+            {"game_cards": _game_cards(get_script_prefix(), translation.get_language()), **context},
+        )
 
     return await page_cache.whole_page(request, HOME_AREAS, build)
 

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from games.catalog import all_games, game_slugs
@@ -82,7 +83,7 @@ def tournament_new(request):
     if request.method == "POST" and form.is_valid():
         with refusals.on_form(form):
             tournament = services.tournament_create(user=request.user, **form.choices())
-            messages.success(request, "Your tournament is announced. Enter bots or share the link to fill it.")
+            messages.success(request, gettext("Your tournament is announced. Enter bots or share the link to fill it."))
             return redirect(tournament)
     return render(request, "tournaments/form.html", {"form": form, "title": "Create a tournament"})
 
@@ -91,10 +92,10 @@ def tournament_new(request):
 def tournament_edit(request, tournament_id):
     tournament, _ = _tournament_or_404(request, tournament_id)
     if request.user.pk != tournament.creator_id and not request.user.is_staff:
-        messages.error(request, "Only the creator of the tournament can edit it.")
+        messages.error(request, gettext("Only the creator of the tournament can edit it."))
         return redirect(tournament)
     if tournament.status != Tournament.Status.REGISTRATION:
-        messages.error(request, "A tournament is edited only before it starts.")
+        messages.error(request, gettext("A tournament is edited only before it starts."))
         return redirect(tournament)
     form = TournamentForm(request.POST or None, initial=TournamentForm.initial_from(tournament))
     if request.method == "POST" and form.is_valid():
@@ -102,7 +103,7 @@ def tournament_edit(request, tournament_id):
         # or started meanwhile) on the tournament's page.
         with refusals.on_form(form, others_to=request) as refused:
             services.tournament_edit(tournament_id=tournament.pk, user=request.user, **form.choices())
-            messages.success(request, "The tournament was saved.")
+            messages.success(request, gettext("The tournament was saved."))
             return redirect(tournament)
         if refused and not refused.on_form:
             return redirect(tournament)
@@ -127,7 +128,7 @@ def tournament_join(request, tournament_id):
         request,
         tournament_id,
         lambda t, token: services.tournament_join(tournament_id=t.pk, user=request.user, token=token),
-        "You are in. Your first match starts with the first round.",
+        gettext("You are in. Your first match starts with the first round."),
     )
 
 
@@ -140,7 +141,7 @@ def tournament_withdraw(request, tournament_id):
         request,
         tournament_id,
         lambda t, token: services.tournament_withdraw(tournament_id=t.pk, user=request.user, entrant_id=entrant_id),
-        "The entry was withdrawn.",
+        gettext("The entry was withdrawn."),
     )
 
 
@@ -164,7 +165,7 @@ def tournament_start(request, tournament_id):
         request,
         tournament_id,
         lambda t, token: services.tournament_start(tournament_id=t.pk, user=request.user),
-        "The tournament has started: round 1 is being played.",
+        gettext("The tournament has started: round 1 is being played."),
     )
 
 
@@ -175,5 +176,5 @@ def tournament_cancel(request, tournament_id):
         request,
         tournament_id,
         lambda t, token: services.tournament_cancel(tournament_id=t.pk, user=request.user),
-        "The tournament was cancelled.",
+        gettext("The tournament was cancelled."),
     )

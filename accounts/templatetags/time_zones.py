@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.dateformat import format as date_format
 from django.utils.html import format_html
 from django.utils.timesince import timesince, timeuntil
+from django.utils.translation import gettext
 
 from accounts import time_zones
 
@@ -30,7 +31,10 @@ def local_time(when, how: str = "datetime"):
     full = date_format(shown, FORMATS["datetime"])
     if how == "relative":
         now = timezone.now()
-        words = f"in {timeuntil(when, now, depth=1)}" if when > now else f"{timesince(when, now, depth=1)} ago"
+        if when > now:
+            words = gettext("in %(time)s") % {"time": timeuntil(when, now, depth=1)}
+        else:
+            words = gettext("%(time)s ago") % {"time": timesince(when, now, depth=1)}
         return format_html('<time datetime="{}" data-local="relative" title="{}">{}</time>', iso, full, words)
     return format_html('<time datetime="{}" data-local="{}">{}</time>', iso, how, date_format(shown, FORMATS[how]))
 

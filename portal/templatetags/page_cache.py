@@ -1,6 +1,7 @@
 """``{% personal %}`` and ``{% fill %}``: the per-viewer parts of shared fragments (portal.page_cache)."""
 
 from django import template
+from django.utils.html import format_html
 
 from portal import page_cache
 
@@ -39,3 +40,16 @@ def personal(parser, token):
 def fill(context, fragment):
     """A fragment from ``page_cache.render``/``cached``, with this viewer's personal parts."""
     return fragment.fill(context)
+
+
+@register.simple_tag(takes_context=True)
+def form_token(context):
+    """``{% csrf_token %}`` for a form on every page (the footer's language form): on a page
+    kept for every visitor who brings nothing, a slot that ``page_cache.whole_page`` fills
+    with each visitor's own token as it serves the page."""
+    request = context.get("request")
+    if request is not None and request.META.get(page_cache.SHARED_PAGE):
+        token = page_cache.FORM_TOKEN_SLOT.decode()
+    else:
+        token = context.get("csrf_token", "")
+    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)

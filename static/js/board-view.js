@@ -3,6 +3,8 @@
 // button for every legal action. The live match page (match.js) and the lessons (learn.js)
 // both draw through these.
 
+import { format, gettext } from "./i18n.js";
+
 export function text(tag, content, cls) {
   const el = document.createElement(tag);
   if (content !== undefined && content !== null) el.textContent = content;
@@ -109,18 +111,18 @@ let pickerFilter = "";
 
 function actionPicker(legal, act) {
   const form = text("form", null, "action-picker");
-  const find = text("label", "Find a move", "");
+  const find = text("label", gettext("Find a move"), "");
   find.htmlFor = "action-filter";
   const filter = document.createElement("input");
   filter.type = "search";
   filter.id = "action-filter";
-  filter.placeholder = "e.g. castle a1";
+  filter.placeholder = gettext("e.g. castle a1");
   filter.value = pickerFilter;
-  const which = text("label", `Move (${legal.length})`, "");
+  const which = text("label", format(gettext("Move (%(count)s)"), { count: legal.length }), "");
   which.htmlFor = "action-choice";
   const select = document.createElement("select");
   select.id = "action-choice";
-  const play = text("button", "Play", "button primary action");
+  const play = text("button", gettext("Play"), "button primary action");
   play.type = "submit";
   const fill = () => {
     const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
@@ -133,7 +135,7 @@ function actionPicker(legal, act) {
         return option;
       }),
     );
-    which.textContent = `Move (${shown.length} of ${legal.length})`;
+    which.textContent = format(gettext("Move (%(shown)s of %(count)s)"), { shown: shown.length, count: legal.length });
     play.disabled = !shown.length;
   };
   filter.addEventListener("input", () => {

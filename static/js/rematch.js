@@ -2,6 +2,8 @@
 // match page's socket (match.js) hands over the server's "rematch" messages as a "rematch"
 // event; when the rematch starts, every player asked goes to it.
 
+import { format, gettext } from "./i18n.js";
+
 const panel = document.getElementById("rematch");
 const body = document.getElementById("rematch-body");
 const data = JSON.parse(document.getElementById("rematch-data").textContent);
@@ -35,11 +37,15 @@ function urlFor(name, id) {
   return data.urls[name].replace("{id}", id);
 }
 
-const ANSWER_WORDS = { accepted: "accepted", declined: "declined", pending: "not answered yet" };
+const ANSWER_WORDS = {
+  accepted: gettext("accepted"),
+  declined: gettext("declined"),
+  pending: gettext("not answered yet"),
+};
 const CLOSED_WORDS = {
-  declined: "The rematch was declined.",
-  cancelled: "The rematch offer was withdrawn.",
-  expired: "The rematch offer expired.",
+  declined: gettext("The rematch was declined."),
+  cancelled: gettext("The rematch offer was withdrawn."),
+  expired: gettext("The rematch offer expired."),
 };
 
 function mine() {
@@ -50,14 +56,22 @@ function render() {
   body.replaceChildren();
   const me = mine();
   if (offer && offer.state === "accepted" && offer.new_match_url) {
-    const p = el("p", "The rematch has started: ");
-    const a = el("a", `match #${offer.new_match}`);
+    const p = el("p", gettext("The rematch has started: "));
+    const a = el("a", format(gettext("match #%(number)s"), { number: offer.new_match }));
     a.href = offer.new_match_url;
     a.id = "rematch-link";
     p.append(a, ".");
     body.append(p);
   } else if (offer && offer.state === "pending") {
-    body.append(el("p", `${offer.offered_by} offers a rematch${offer.rated ? " (rated)" : " (casual)"}, the seats moved round by one.`));
+    body.append(el(
+        "p",
+        format(
+          offer.rated
+            ? gettext("%(name)s offers a rematch (rated), the seats moved round by one.")
+            : gettext("%(name)s offers a rematch (casual), the seats moved round by one."),
+          { name: offer.offered_by },
+        ),
+      ),);
     const list = el("ul", null, "rematch-answers");
     for (const answer of offer.answers) {
       const li = el("li", `${answer.username}: ${ANSWER_WORDS[answer.answer] || answer.answer}`);
@@ -67,16 +81,17 @@ function render() {
     body.append(list);
     if (me && me.answer === "pending") {
       const buttons = el("div", null, "match-buttons");
-      buttons.append(button(urlFor("accept", offer.id), "Accept the rematch", "primary"), button(urlFor("decline", offer.id), "Decline"));
+      buttons.append(button(urlFor("accept", offer.id), gettext("Accept the rematch"), "primary"),
+        button(urlFor("decline", offer.id), gettext("Decline")),);
       body.append(buttons);
     } else if (data.me !== null && data.me === offer.offered_by_id) {
-      body.append(button(urlFor("cancel", offer.id), "Withdraw the offer"));
+      body.append(button(urlFor("cancel", offer.id), gettext("Withdraw the offer")));
     }
   } else {
     if (offer && CLOSED_WORDS[offer.state]) body.append(el("p", CLOSED_WORDS[offer.state], "muted"));
     if (data.seated) {
-      body.append(el("p", "Play the same match again: same game, options, clock and players, and another player starts.", "muted"));
-      body.append(button(data.urls.offer, "Rematch", "primary"));
+      body.append(el("p", gettext("Play the same match again: same game, options, clock and players, and another player starts."), "muted"));
+      body.append(button(data.urls.offer, gettext("Rematch"), "primary"));
     }
   }
   panel.hidden = !body.children.length;

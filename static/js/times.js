@@ -2,13 +2,18 @@
 // readable UTC text inside (cached parts of pages are shared by viewers in every zone); this
 // shows each in the viewer's zone: the zone saved on their account or kept in the cookie
 // (<body data-time-zone>), else the browser's. <time data-local="relative"> reads "in 3 hours",
-// with the date itself in its title; data-local="date" only the day.
+// with the date itself in its title; data-local="date" only the day. All in the page's language.
 //
 // On a first visit (<body data-time-zone-save>) the browser's zone is saved once: on the
 // account of a signed-in person who has none (a POST; the server never overrides their own
 // choice), in a cookie for a visitor who is not signed in.
 
+import { gettext } from "./i18n.js";
+
 const body = document.body;
+// The page's language (<html lang>): English pages keep the British order of day and month.
+const pageLanguage = document.documentElement.lang || "en";
+const locale = pageLanguage === "en" ? "en-GB" : pageLanguage;
 const browserZone = (() => {
   try {
     return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
@@ -23,9 +28,9 @@ export function viewerZone() {
 
 function format(options) {
   try {
-    return new Intl.DateTimeFormat("en-GB", { ...options, timeZone: viewerZone() });
+    return new Intl.DateTimeFormat(locale, { ...options, timeZone: viewerZone() });
   } catch {
-    return new Intl.DateTimeFormat("en-GB", { ...options, timeZone: "UTC" });
+    return new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" });
   }
 }
 
@@ -48,11 +53,11 @@ const STEPS = [
 
 export function relativeText(iso, now = Date.now()) {
   const seconds = (new Date(iso) - now) / 1000;
-  const words = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+  const words = new Intl.RelativeTimeFormat(pageLanguage, { numeric: "auto" });
   for (const [unit, size] of STEPS) {
     if (Math.abs(seconds) >= size) return words.format(Math.round(seconds / size), unit);
   }
-  return Math.abs(seconds) < 10 ? "now" : words.format(Math.round(seconds), "second");
+  return Math.abs(seconds) < 10 ? gettext("now") : words.format(Math.round(seconds), "second");
 }
 
 export function renderTimes(root = document) {

@@ -3,7 +3,9 @@
 // move comes to them. Driven by match.js after every update it draws; a spectator, or a
 // player who left their seat, has no seat in the payload and is never told it is their move.
 
-const PREFIX = "(Your move) ";
+import { gettext } from "./i18n.js";
+
+const PREFIX = `(${gettext("Your move")}) `;
 const SOUND_KEY = "territory-games:turn-sound";
 const baseTitle = document.title.startsWith(PREFIX) ? document.title.slice(PREFIX.length) : document.title;
 const icon = document.querySelector('link[rel="icon"]');
