@@ -30,12 +30,13 @@ ARTIFACTS = settings.BASE_DIR / "test-artifacts"
 
 _tasks_running = 0
 _tasks_sent = 0  # by this process (tests, live-server threads, the worker's own retries)
-_tasks_received = 0  # by the worker (a retry is a new message: sent and received again)
+# Sent by this process and not yet received by the worker, by task id: when each was sent. A
+# retry is a new message under the same id, sent and received again. One published to another
+# broker (a test's own Redis) is never received here: past RECEIVE_GRACE_SECONDS it is not
+# waited for any more.
+_tasks_unreceived: dict[str, float] = {}
 _tasks_not_over: collections.Counter = collections.Counter()  # received by the worker, by task id, not yet run
-_tasks_lost = 0  # sent, and never received in their grace period (see drain_worker)
-# A message the worker has popped from the queue but not yet recorded as received is in
-# neither place; one published to another broker (a test's own Redis) is never received.
-# How long a sent message may take to be received before it is counted as the latter.
+_tasks_lock = threading.Lock()
 RECEIVE_GRACE_SECONDS = 5.0
 
 
@@ -53,23 +54,36 @@ def _task_done(**kwargs):
     _tasks_running -= 1
 
 
-def _task_sent(**kwargs):
+def _task_sent(headers=None, **kwargs):
     global _tasks_sent
-    _tasks_sent += 1
+    with _tasks_lock:
+        _tasks_sent += 1
+        if headers and headers.get("id"):
+            _tasks_unreceived[headers["id"]] = time.monotonic()
 
 
 def _task_received(request, **kwargs):
-    global _tasks_received
-    _tasks_received += 1
-    _tasks_not_over[request.id] += 1
+    with _tasks_lock:
+        _tasks_unreceived.pop(request.id, None)
+        _tasks_not_over[request.id] += 1
 
 
 def _task_over(task_id, **kwargs):
     # A task applied in the test's own thread (``Task.apply``) runs without being received.
-    if _tasks_not_over[task_id] > 0:
-        _tasks_not_over[task_id] -= 1
-    if _tasks_not_over[task_id] <= 0:
-        del _tasks_not_over[task_id]
+    with _tasks_lock:
+        if _tasks_not_over[task_id] > 0:
+            _tasks_not_over[task_id] -= 1
+        if _tasks_not_over[task_id] <= 0:
+            del _tasks_not_over[task_id]
+
+
+def _awaited_receipts() -> int:
+    """Messages sent and not yet received by the worker, within their grace period."""
+    since = time.monotonic() - RECEIVE_GRACE_SECONDS
+    with _tasks_lock:
+        for task_id in [t for t, sent in _tasks_unreceived.items() if sent < since]:
+            del _tasks_unreceived[task_id]  # never received: sent to another broker
+        return len(_tasks_unreceived)
 
 
 @functools.cache
@@ -108,17 +122,15 @@ def drain_worker(timeout=60.0):
 
     def settled() -> bool:
         # Between popping a message from the queue and receiving it, the worker holds it in
-        # none of the places ``idle`` looks: while fewer messages were received than sent, wait
-        # for them, up to a grace period (one sent to another broker is never received here).
-        global _tasks_lost
+        # none of the places ``idle`` looks: messages sent and not yet received are waited for
+        # (``_awaited_receipts``), then the worker is asked again.
         if not idle():
             return False
-        received = _tasks_received
-        grace = time.monotonic() + RECEIVE_GRACE_SECONDS
-        while _tasks_sent - _tasks_lost > _tasks_received and time.monotonic() < grace:
+        if not _awaited_receipts():
+            return True
+        while _awaited_receipts():
             time.sleep(0.01)
-        _tasks_lost = max(_tasks_lost, _tasks_sent - _tasks_received)
-        return _tasks_received == received or idle()
+        return idle()
 
     wait_for(settled, timeout=timeout, message="idle worker")
 

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from games import services
 from games.models import Match
 from games.services import MatchError
-from tests.conftest import drain_worker
+from tests.conftest import drain_worker, wait_for
 
 from .helpers import fresh, play_turn
 
@@ -45,9 +45,9 @@ def test_the_last_person_resigning_ends_the_match_at_once_instead_of_the_bots_pl
 def test_the_last_person_running_out_of_time_ends_the_match(alice):
     match = services.match_create(user=alice, game="dice-territory", num_players=3, seconds_per_move=60)
     services.match_seat_bot(match_id=match.pk, user=alice, bot="random")
-    drain_worker()
-    match = fresh(match.pk)
-    assert match.to_move == 0 and match.deadline is not None
+    drain_worker()  # the bots may open
+    match = wait_for(lambda: (m := fresh(match.pk)).to_move == 0 and m, message="the person to move")
+    assert match.deadline is not None
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
 
     services.match_check_clock(match=fresh(match.pk))

@@ -10,7 +10,7 @@ from django.utils import timezone
 from games import services
 from games.models import Match
 from games.services import MatchError
-from tests.conftest import drain_worker
+from tests.conftest import drain_worker, wait_for
 
 from .helpers import fresh, play_turn, start_two_player
 
@@ -48,8 +48,8 @@ def test_the_clock_sweep_leaves_a_person_thinking_in_untimed_play_alone(alice, m
     match = services.match_create(user=alice, game="game-of-god", num_players=2, speed="untimed", rated=False)
     services.match_seat_bot(match_id=match.pk, user=alice, bot="random")
     drain_worker()  # the bot may open
-    match = fresh(match.pk)
-    assert match.to_move == 0 and match.deadline is None
+    match = wait_for(lambda: (m := fresh(match.pk)).to_move == 0 and m, message="the person to move")
+    assert match.deadline is None
     Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(hours=2))
     monkeypatch.setattr(tasks, "schedule_bot", lambda match_id, version: queued.append((match_id, version)))
     assert tasks.enforce_clocks() == 0
