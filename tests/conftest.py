@@ -29,11 +29,11 @@ ARTIFACTS = settings.BASE_DIR / "test-artifacts"
 
 
 _tasks_running = 0
-_tasks_sent = 0  # by this process (tests, live-server threads, the worker's own retries)
-# Sent by this process and not yet received by the worker, by task id: when each was sent. A
-# retry is a new message under the same id, sent and received again. One published to another
-# broker (a test's own Redis) is never received here: past RECEIVE_GRACE_SECONDS it is not
-# waited for any more.
+# Sent by this process (tests, live-server threads, the worker's own retries) and not yet
+# received by the worker, by task id: when each was sent. A retry is a new message under the
+# same id, sent and received again. One published to another broker (a test's own Redis), or
+# whose sending failed, is never received here: past RECEIVE_GRACE_SECONDS it is not waited
+# for any more.
 _tasks_unreceived: dict[str, float] = {}
 _tasks_not_over: collections.Counter = collections.Counter()  # received by the worker, by task id, not yet run
 _tasks_lock = threading.Lock()
@@ -54,10 +54,9 @@ def _task_done(**kwargs):
     _tasks_running -= 1
 
 
-def _task_sent(headers=None, **kwargs):
-    global _tasks_sent
+def _task_sending(headers=None, **kwargs):
+    # Before it is sent: the worker may receive a message before its sender hears it went out.
     with _tasks_lock:
-        _tasks_sent += 1
         if headers and headers.get("id"):
             _tasks_unreceived[headers["id"]] = time.monotonic()
 
@@ -277,7 +276,7 @@ def celery_worker_on_redis(django_db_setup, django_db_blocker):
         return
     from celery.contrib.testing.worker import start_worker
     from celery.signals import (
-        after_task_publish,
+        before_task_publish,
         task_postrun,
         task_prerun,
         task_received,
@@ -285,7 +284,7 @@ def celery_worker_on_redis(django_db_setup, django_db_blocker):
 
     from portal.celery import app
 
-    after_task_publish.connect(_task_sent, weak=False)
+    before_task_publish.connect(_task_sending, weak=False)
     task_received.connect(_task_received, weak=False)
     task_prerun.connect(_task_started, weak=False)
     task_postrun.connect(_task_done, weak=False)
