@@ -250,12 +250,6 @@ NOT_YET_MARKED_TEMPLATES = {
     "rankings/templates/rankings/stats.html",
     "templates/portal/about.html",
     "templates/portal/help.html",
-    "tournaments/templates/tournaments/_game_section.html",
-    "tournaments/templates/tournaments/_live.html",
-    "tournaments/templates/tournaments/_player_section.html",
-    "tournaments/templates/tournaments/_rows.html",
-    "tournaments/templates/tournaments/detail.html",
-    "tournaments/templates/tournaments/list.html",
 }
 
 NOT_YET_MARKED_SCRIPTS = {
