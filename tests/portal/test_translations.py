@@ -246,7 +246,6 @@ NOT_YET_MARKED_TEMPLATES = {
     "games/templates/games/game_rules.html",
     "games/templates/games/learn.html",
     "notifications/templates/notifications/unsubscribe.html",
-    "templates/portal/about.html",
     "templates/portal/help.html",
 }
 
