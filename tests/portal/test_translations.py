@@ -76,6 +76,14 @@ def test_a_visitor_whose_browser_asks_for_french_reads_french(client, db):
     assert "S’inscrire" in body and "Sign up" not in body
 
 
+def test_the_help_and_about_pages_read_in_the_visitors_language(client, db):
+    help_page = page(client, "/help/", **{"Accept-Language": "de"})
+    assert "Erste Schritte" in help_page and "Wie stark sind die Bots?" in help_page
+    assert "Getting started" not in help_page
+    about = page(client, "/about/", **{"Accept-Language": "es"})
+    assert "Aquí se juegan cinco juegos:" in about and "Five games are played here" not in about
+
+
 def test_a_browser_asking_for_a_language_the_site_lacks_gets_english(client, db):
     body = page(client, "/", **{"Accept-Language": "ja"})
     assert lang_of(body) == "en" and "Territory games, live in your browser" in body
@@ -246,7 +254,6 @@ NOT_YET_MARKED_TEMPLATES = {
     "games/templates/games/game_rules.html",
     "games/templates/games/learn.html",
     "notifications/templates/notifications/unsubscribe.html",
-    "templates/portal/help.html",
 }
 
 NOT_YET_MARKED_SCRIPTS = {
