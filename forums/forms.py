@@ -1,13 +1,14 @@
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from .models import Forum, Post, PostReport, Topic
 
-MARKDOWN_HELP = "Markdown: **bold**, *italic*, - lists, > quotes, `code`, [links](https://…). HTML is shown as text."
+MARKDOWN_HELP = _("Markdown: **bold**, *italic*, - lists, > quotes, `code`, [links](https://…). HTML is shown as text.")
 
 
 class PostForm(forms.Form):
     body = forms.CharField(
-        label="Your reply",
+        label=_("Your reply"),
         max_length=Post.BODY_MAX,
         strip=False,
         widget=forms.Textarea(attrs={"rows": 8, "id": "reply-body"}),
@@ -16,9 +17,9 @@ class PostForm(forms.Form):
 
 
 class TopicForm(forms.Form):
-    title = forms.CharField(label="Title", max_length=Topic.TITLE_MAX)
+    title = forms.CharField(label=_("Title"), max_length=Topic.TITLE_MAX)
     body = forms.CharField(
-        label="Message",
+        label=_("Message"),
         max_length=Post.BODY_MAX,
         strip=False,
         widget=forms.Textarea(attrs={"rows": 12}),
@@ -27,9 +28,9 @@ class TopicForm(forms.Form):
 
 
 class PostEditForm(forms.Form):
-    title = forms.CharField(label="Title of the topic", max_length=Topic.TITLE_MAX, required=False)
+    title = forms.CharField(label=_("Title of the topic"), max_length=Topic.TITLE_MAX, required=False)
     body = forms.CharField(
-        label="Message",
+        label=_("Message"),
         max_length=Post.BODY_MAX,
         strip=False,
         widget=forms.Textarea(attrs={"rows": 12}),
@@ -46,25 +47,25 @@ class PostEditForm(forms.Form):
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(
-        label="Reason",
+        label=_("Reason"),
         max_length=1000,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="Kept in the moderation log and shown to moderators.",
+        help_text=_("Kept in the moderation log and shown to moderators."),
     )
 
 
 class ReportForm(forms.Form):
     reason = forms.CharField(
-        label="What is wrong with this post?",
+        label=_("What is wrong with this post?"),
         max_length=PostReport.REASON_MAX,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="Only the moderators read it.",
+        help_text=_("Only the moderators read it."),
     )
 
 
 class MoveForm(forms.Form):
-    forum = forms.ModelChoiceField(label="Move to", queryset=Forum.objects.all(), empty_label=None)
-    reason = forms.CharField(label="Reason (optional)", max_length=1000, required=False)
+    forum = forms.ModelChoiceField(label=_("Move to"), queryset=Forum.objects.all(), empty_label=None)
+    reason = forms.CharField(label=_("Reason (optional)"), max_length=1000, required=False)
 
     def __init__(self, *args, topic=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -73,4 +74,4 @@ class MoveForm(forms.Form):
 
 
 class SearchForm(forms.Form):
-    q = forms.CharField(label="Search the forum", max_length=200, required=False)
+    q = forms.CharField(label=_("Search the forum"), max_length=200, required=False)

@@ -9,6 +9,7 @@ from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 GENERAL_SLUG = "general"
 
@@ -126,13 +127,13 @@ class Post(models.Model):
 
 class ModerationLog(models.Model):
     class Action(models.TextChoices):
-        PIN = "pin", "Pinned the topic"
-        UNPIN = "unpin", "Unpinned the topic"
-        LOCK = "lock", "Locked the topic"
-        UNLOCK = "unlock", "Unlocked the topic"
-        MOVE = "move", "Moved the topic"
-        HIDE_TOPIC = "hide_topic", "Deleted the topic"
-        HIDE_POST = "hide_post", "Deleted a post"
+        PIN = "pin", _("Pinned the topic")
+        UNPIN = "unpin", _("Unpinned the topic")
+        LOCK = "lock", _("Locked the topic")
+        UNLOCK = "unlock", _("Unlocked the topic")
+        MOVE = "move", _("Moved the topic")
+        HIDE_TOPIC = "hide_topic", _("Deleted the topic")
+        HIDE_POST = "hide_post", _("Deleted a post")
 
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="forum_moderations"
@@ -157,9 +158,9 @@ class PostReport(models.Model):
     post, open until a moderator dismisses it or deletes the post."""
 
     class Outcome(models.TextChoices):
-        OPEN = "open", "Open"
-        DISMISSED = "dismissed", "Dismissed"
-        POST_DELETED = "post_deleted", "Post deleted"
+        OPEN = "open", _("Open")
+        DISMISSED = "dismissed", _("Dismissed")
+        POST_DELETED = "post_deleted", _("Post deleted")
 
     REASON_MAX = 500
 

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from games.catalog import game_name
 from games.clock import Clock
@@ -17,14 +18,14 @@ from games.models import Match, new_invite_token
 
 class Tournament(models.Model):
     class Format(models.TextChoices):
-        ROUND_ROBIN = "round_robin", "Round robin"
-        SWISS = "swiss", "Swiss"
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        SWISS = "swiss", _("Swiss")
 
     class Status(models.TextChoices):
-        REGISTRATION = "registration", "Taking entries"
-        RUNNING = "running", "Being played"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        REGISTRATION = "registration", _("Taking entries")
+        RUNNING = "running", _("Being played")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     # The clocks a tournament may use: those of matches, less untimed practice.
     class Speed(models.TextChoices):

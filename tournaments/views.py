@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games.catalog import all_games, game_slugs
@@ -21,7 +21,11 @@ from .models import Tournament
 PAGE_SIZE = 20
 # On the page of all three lists, each shows this many (and links to its own paged list).
 SECTION_SIZE = 10
-SECTIONS = {"upcoming": "Taking entries", "running": "Being played", "finished": "Finished"}
+SECTIONS = {
+    "upcoming": gettext_lazy("Taking entries"),
+    "running": gettext_lazy("Being played"),
+    "finished": gettext_lazy("Finished"),
+}
 
 
 def tournament_list(request):
@@ -85,7 +89,7 @@ def tournament_new(request):
             tournament = services.tournament_create(user=request.user, **form.choices())
             messages.success(request, gettext("Your tournament is announced. Enter bots or share the link to fill it."))
             return redirect(tournament)
-    return render(request, "tournaments/form.html", {"form": form, "title": "Create a tournament"})
+    return render(request, "tournaments/form.html", {"form": form, "title": gettext("Create a tournament")})
 
 
 @login_required
@@ -108,7 +112,9 @@ def tournament_edit(request, tournament_id):
         if refused and not refused.on_form:
             return redirect(tournament)
     return render(
-        request, "tournaments/form.html", {"form": form, "title": f"Edit {tournament.name}", "tournament": tournament}
+        request,
+        "tournaments/form.html",
+        {"form": form, "title": gettext("Edit %(name)s") % {"name": tournament.name}, "tournament": tournament},
     )
 
 

@@ -66,6 +66,17 @@ def test_forum_index_lists_every_forum_with_its_counts_and_last_post(client, ali
     assert "Welcome, everyone" in body and "bob" in body
 
 
+def test_the_forum_reads_in_the_readers_language(client, alice, general, topic_of):
+    topic = topic_of(alice, title="Welcome, everyone")
+    french = {"Accept-Language": "fr"}
+    index = client.get("/forum/", headers=french).content.decode()
+    assert "Sujets" in index and "Dernier message" in index and "Topics" not in index
+    client.force_login(alice)
+    page = client.get(topic.get_absolute_url(), headers={"Accept-Language": "es"}).content.decode()
+    assert "Welcome, everyone" in page and "Publicar respuesta" in page and "Tu respuesta" in page
+    assert "Post reply" not in page
+
+
 def test_an_unknown_forum_is_a_404(client):
     assert client.get("/forum/no-such-forum/").status_code == 404
     assert client.get("/forum/topic/999999/").status_code == 404

@@ -117,6 +117,19 @@ def test_the_match_page_offers_the_analysis_then_shows_its_chart_summary_and_thr
     assert "analysis-summary" in panel and "Mistakes" in panel
 
 
+def test_a_reader_of_german_gets_the_analysis_panel_in_german(client, alice, bob):
+    match = finished_by_random_play("territories", [alice, bob], seed=3)
+    client.force_login(alice)
+    german = {"Accept-Language": "de"}
+    page = client.get(f"/matches/{match.pk}/", headers=german).content.decode()
+    assert "Diese Partie analysieren" in page and "Analyse this game" not in page
+    client.post(f"/matches/{match.pk}/analysis/request/")
+    done(match.pk)
+    panel = client.get(f"/matches/{match.pk}/analysis/", headers=german).content.decode()
+    assert "Genauigkeit" in panel and "ist eine Ungenauigkeit, 20 ein Fehler, 30 ein Patzer" in panel
+    assert 'class="analysis-mark blunder" title="Patzer"' in panel and "Accuracy" not in panel
+
+
 def test_a_match_being_played_offers_no_analysis(client, alice, bob):
     match = start_two_player("territories", alice, bob)
     client.force_login(alice)

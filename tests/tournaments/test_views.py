@@ -149,6 +149,16 @@ def test_the_creator_enters_bots_and_starts_early_and_the_page_shows_the_round(c
     assert "Round 1" in page
 
 
+def test_a_reader_of_spanish_reads_the_tournaments_in_spanish(client, alice):
+    tournament = announce(alice)
+    spanish = {"Accept-Language": "es"}
+    listing = client.get("/tournaments/", headers=spanish).content.decode()
+    assert "Inscripción abierta" in listing and "Autumn cup" in listing and "Taking entries" not in listing
+    client.force_login(alice)
+    page = client.get(f"/tournaments/{tournament.pk}/", headers=spanish).content.decode()
+    assert "Todos contra todos de" in page and "Dirige tu torneo" in page and "Run your tournament" not in page
+
+
 def test_only_the_creator_sees_the_organiser_buttons(client, alice, bob):
     tournament = announce(alice)
     client.force_login(bob)
