@@ -232,17 +232,17 @@ def _match_page(request, match_id):
         "has_free_seat": any(s.user_id is None for s in match.seats.all()),
         "bot_choices": [(name, bot_label(name)) for name in bot_names()],
         "can_chat": services.can_chat(match, request.user),
-        **_analysis_context(request, match, payload.get("seat_names") or []),
+        **_analysis_context(request, match, payload.get("seat_names") or [], seated=bool(mine)),
     }
     return page_cache.keep_at_most(render(request, "games/match.html", context), _kept_seconds(match))
 
 
-def _analysis_context(request, match, seat_names: list[str]) -> dict:
+def _analysis_context(request, match, seat_names: list[str], seated: bool | None = None) -> dict:
     """The analysis panel's: whether the viewer may ask for one, and the analysis if any."""
     if match.status != Match.Status.FINISHED or not request.user.is_authenticated:
         return {"can_analyse": False}
     try:
-        analysis = services.analysis_for(user=request.user, match_id=match.pk)
+        analysis = services.analysis_for(user=request.user, match_id=match.pk, match=match, seated=seated)
     except services.MatchError:
         return {"can_analyse": False}
     result = analysis.result if analysis is not None and analysis.status == analysis.Status.DONE else None

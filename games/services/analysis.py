@@ -29,11 +29,14 @@ def analysis_budget() -> str:
     return f"mcts{settings.ANALYSIS_ITERATIONS}-seed0-f{FORMAT}"
 
 
-def _analysable(match_id: int, user) -> Match:
+def _analysable(match_id: int, user, *, match: Match | None = None, seated: bool | None = None) -> Match:
     """The match ``user`` may have analysed; refuses one they may not see (as if there were
-    none) and one not finished (saying only that)."""
-    match = Match.objects.filter(pk=match_id).first()
-    seated = match is not None and user.is_authenticated and match.seats.filter(user=user).exists()
+    none) and one not finished (saying only that). A caller that has read the match and the
+    user's seats already passes them."""
+    if match is None:
+        match = Match.objects.filter(pk=match_id).first()
+    if seated is None:
+        seated = match is not None and user.is_authenticated and match.seats.filter(user=user).exists()
     if match is None or not user.is_authenticated or not (seated or match.visibility == Match.Visibility.PUBLIC):
         raise MatchError("No such match.", "not_found")
     if match.status != Match.Status.FINISHED:
@@ -41,10 +44,13 @@ def _analysable(match_id: int, user) -> Match:
     return match
 
 
-def analysis_for(*, user, match_id: int) -> MatchAnalysis | None:
+def analysis_for(
+    *, user, match_id: int, match: Match | None = None, seated: bool | None = None
+) -> MatchAnalysis | None:
     """The analysis of the match at today's budget, if one was asked for (the same refusals
-    as ``analysis_request``)."""
-    match = _analysable(match_id, user)
+    as ``analysis_request``); ``match`` and ``seated`` (whether ``user`` has a seat in it)
+    when the caller has read them."""
+    match = _analysable(match_id, user, match=match, seated=seated)
     return MatchAnalysis.objects.filter(match=match, budget=analysis_budget()).first()
 
 
