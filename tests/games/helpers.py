@@ -63,6 +63,12 @@ def finished_by_random_play(game: str, users: list, seed: int) -> Match:
     """A finished match of ``users`` played to its end by ``random_playout``, written straight
     to the database: a long match in a blink (a 2-player chit game runs to about 475 moves)."""
     options, state, stored = random_playout(game, len(users), seed)
+    return finished_from(game, users, options, state, stored)
+
+
+def finished_from(game: str, users: list, options: dict, state, stored: list) -> Match:
+    """A finished match of ``users`` whose moves are ``stored`` ((seat or None, action) each)
+    and final position ``state``, written straight to the database."""
     now = timezone.now()
     match = Match.objects.create(
         game=game,

@@ -2,12 +2,12 @@
 and clicks the chart to step the replay to the blunder it marked."""
 
 import pytest
-from django.utils import timezone
 
-from games.models import Match, Move, Seat
+from games.models import Match
 from tests.bots.test_analysis import thrown_away
 from tests.portal.test_browser_axe import violations
 
+from ..helpers import finished_from
 from . import pages
 
 pytestmark = pytest.mark.browser
@@ -15,33 +15,13 @@ pytestmark = pytest.mark.browser
 
 def finished_with(record, game, users) -> Match:
     """A finished match of ``users`` whose moves are ``record``, written straight to the database."""
-    state = game.replay(len(users), {}, record)
-    now = timezone.now()
-    match = Match.objects.create(
-        game=game.slug,
-        num_players=len(users),
-        options=game.normalise_options({}, len(users)),
-        status=Match.Status.FINISHED,
-        version=len(record) + 1,
-        creator=users[0],
-        started_at=now,
-        finished_at=now,
-        end_reason="game over",
-        snapshot=state.view(None),
-    )
-    places, scores = state.ranking(), state.scores()
-    Seat.objects.bulk_create(
-        Seat(match=match, index=i, user=user, joined_at=now, place=places[i], score=scores[i])
-        for i, user in enumerate(users)
-    )
     replayed = game.new_state(len(users), {})
-    moves = []
-    for i, action in enumerate(record):
+    stored = []
+    for action in record:
         seat = replayed.current_player()
-        moves.append(Move(match=match, index=i, seat=seat if seat >= 0 else None, action=action))
+        stored.append((seat if seat >= 0 else None, action))
         replayed.apply(action)
-    Move.objects.bulk_create(moves)
-    return match
+    return finished_from(game.slug, users, game.normalise_options({}, len(users)), replayed, stored)
 
 
 def test_a_player_asks_for_the_analysis_and_clicks_the_chart_to_the_blunder(
