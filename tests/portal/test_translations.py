@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -244,6 +245,45 @@ def test_each_catalogue_is_complete_and_its_committed_mo_is_what_it_compiles_to(
     assert re.fullmatch(r"\d+ translated messages?\.", statistics), f"{po}: {statistics} (make messages)"
     committed = po.with_suffix(".mo")
     assert compiled.read_bytes() == committed.read_bytes(), f"{committed} is stale: make messages"
+
+
+# What ``make messages`` gathers from the sources (both domains, as the Makefile runs it).
+MAKEMESSAGES_IGNORED = (".venv", "staticfiles", "tests", "bench", "test-artifacts", "docs", "deploy", "scripts")
+
+
+def test_every_message_marked_in_the_sources_is_translated_in_each_catalogue(tmp_path):
+    """``makemessages`` run over a copy of the sources adds no message the catalogues lack
+    and leaves none fuzzy: a string marked and not translated fails here, not on a page."""
+    msgfmt = _msgfmt()
+    copy = tmp_path / "site"
+    shutil.copytree(
+        BASE,
+        copy,
+        ignore=shutil.ignore_patterns(*MAKEMESSAGES_IGNORED, ".git", "__pycache__", "*.sqlite3", "node_modules"),
+    )
+    ignored = [f"--ignore={name}" for name in MAKEMESSAGES_IGNORED]
+    for domain in ("django", "djangojs"):
+        languages = [arg for lang in LANGUAGES for arg in ("-l", lang)]
+        command = [sys.executable, "manage.py", "makemessages", *languages, "-d", domain, "--no-obsolete"]
+        made = subprocess.run(
+            [*command, "--add-location=file", *ignored],
+            cwd=copy,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PORTAL_TESTING": "1"},
+        )
+        assert made.returncode == 0, made.stderr
+    for po in sorted(copy.glob("locale/*/LC_MESSAGES/*.po")):
+        result = subprocess.run(
+            [msgfmt, "--statistics", "-o", os.devnull, str(po)],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "LC_ALL": "C"},
+        )
+        name = po.relative_to(copy)
+        assert re.fullmatch(r"\d+ translated messages?\.", result.stderr.strip()), (
+            f"{name}: {result.stderr.strip()} once the sources' messages are gathered (make messages, then translate)"
+        )
 
 
 # --------------------------------------------------------------------------------------
