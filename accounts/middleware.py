@@ -11,13 +11,9 @@ from .time_zones import ViewerZone
 API_PREFIX = "/api/"
 
 
-class TimeZoneMiddleware:
-    """Activates the viewer's zone for the request: their saved zone, else the browser's
-    (the ``tz`` cookie), else UTC. It reads no account itself: the zone settles the first
-    time a time is printed, from the account the page has loaded by then. Async-capable: in
-    an async stack it runs in the event loop, and the zone (a context variable) follows the
-    request into the threads it uses. The API speaks UTC whoever asks: its clients get the
-    same ISO times from every session."""
+class _SyncAndAsync:
+    """A middleware that runs in the event loop under an async stack (``__acall__``) and in
+    the request's thread under a sync one (``__call__``)."""
 
     sync_capable = True
     async_capable = True
@@ -26,7 +22,16 @@ class TimeZoneMiddleware:
         self.get_response = get_response
         self.async_mode = iscoroutinefunction(get_response)
         if self.async_mode:
-            markcoroutinefunction(self)
+            markcoroutinefunction(self)  # type: ignore[type-var]  # an instance made awaitable, as Django does
+
+
+class TimeZoneMiddleware(_SyncAndAsync):
+    """Activates the viewer's zone for the request: their saved zone, else the browser's
+    (the ``tz`` cookie), else UTC. It reads no account itself: the zone settles the first
+    time a time is printed, from the account the page has loaded by then. Async-capable: in
+    an async stack it runs in the event loop, and the zone (a context variable) follows the
+    request into the threads it uses. The API speaks UTC whoever asks: its clients get the
+    same ISO times from every session."""
 
     def __call__(self, request):
         if self.async_mode:
@@ -54,19 +59,10 @@ class TimeZoneMiddleware:
 LANGUAGE_SESSION_KEY = "_language"
 
 
-class LanguageMiddleware:
+class LanguageMiddleware(_SyncAndAsync):
     """After Django's ``LocaleMiddleware`` (which has chosen the language cookie, else the
     browser's Accept-Language, else English): a signed-in person's saved language over both,
     read from their session. The API speaks English whoever asks."""
-
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-        self.async_mode = iscoroutinefunction(get_response)
-        if self.async_mode:
-            markcoroutinefunction(self)
 
     @staticmethod
     def _activate(request, saved: str | None) -> None:
