@@ -17,6 +17,8 @@ from playwright.sync_api import Error as PlaywrightError
 
 from games.engines import CHANCE, get_game
 from games.models import Match, Move, Seat
+from live.groups import match_group
+from portal import page_cache
 
 from .pages import finished, log_in, wait_for_change
 
@@ -137,7 +139,8 @@ def near_the_end(options, person):
 
 def take_near_the_end(match_id, person):
     """Record the playout's moves as the match's, under a new version noted as rewound (so a
-    state any process remembers of the match is replayed, not caught up)."""
+    state any process remembers of the match is replayed, not caught up). A change made behind
+    the services' back moves the match page's cache area on itself, as the live room does."""
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         assert match.status == Match.Status.ACTIVE and match.to_move == person
@@ -152,6 +155,7 @@ def take_near_the_end(match_id, person):
             snapshot=state.view(None),
             updated_at=timezone.now(),
         )
+        page_cache.bump_on_commit(page_cache.live_area(match_group(match_id)))
     return state
 
 
