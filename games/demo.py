@@ -14,7 +14,7 @@ import random
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from . import services, state_cache
+from . import services
 from .bot_runner import runner
 from .bots import get_bot
 from .models import Match
@@ -58,10 +58,15 @@ def _play(match_id: int, person_bot: str, rng: random.Random, moves: int | None 
     played = 0
     waited = False
     while moves is None or played < moves:
-        match = Match.objects.get(pk=match_id)
+        try:
+            match, seats, state = services.read_position(match_id)
+        except services.MatchError as exc:
+            if exc.code != "stale":
+                raise
+            continue  # the bot runner moved between reading the match and its moves
         if match.status != Match.Status.ACTIVE or match.to_move is None:
             return
-        seat = match.seats.select_related("user").get(index=match.to_move)
+        seat = next(seat for seat in seats if seat.index == match.to_move)
         bot = seat.bot_name()
         if bot and settings.CELERY_TASK_ALWAYS_EAGER and not waited:
             # The site's bot runner is answering already: let it, rather than race it.
@@ -69,7 +74,6 @@ def _play(match_id: int, person_bot: str, rng: random.Random, moves: int | None 
             waited = True
             continue
         waited = False
-        state = state_cache.load(match)
         action = get_bot(bot or person_bot).choose(state, seat.index, rng=rng)
         # A person's move goes in under their account, a bot's the way the bot runner's does.
         who = {"seat_index": seat.index} if bot else {"user": seat.user}

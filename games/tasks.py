@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from portal import metrics
 
-from . import bot_queue, services, state_cache
+from . import bot_queue, services
 from .bot_runner import analysis_runner, runner
 from .bots import MCTSBot, forced_action, get_bot
 from .models import Match, Seat
@@ -125,19 +125,31 @@ TURN_SECONDS = 8.0
 def _play_bot(match_id: int, version: int) -> str | None:
     """Play the bot's turn from ``version``: every action in a row of the seat to move; the
     last action played, or None if there was nothing to do."""
-    match = Match.objects.filter(pk=match_id, version=version, status=Match.Status.ACTIVE).first()
-    if match is None or match.to_move is None:
-        return None
-    seat = match.seats.select_related("user").get(index=match.to_move)
-    bot_name = seat.bot_name()
-    if not bot_name:
-        return None
-    metrics.bot_waited(bot_name, (timezone.now() - match.updated_at).total_seconds())
-    bot = get_bot(bot_name)
+    played: str | None = None
+    bot_seat: int | None = None
     started = time.perf_counter()
-    played = None
     while True:
-        action = _choose(bot, bot_name, state_cache.load(match), seat.index, match)
+        try:
+            # The row, its seats and the engine state at the row's version, read together: a
+            # move landing in between (the person's, another task's) is "stale", never a
+            # position past the row's handed to the bot.
+            match, seats, state = services.read_position(match_id)
+        except services.MatchError as exc:
+            if exc.code in ("stale", "not_found"):
+                return played
+            raise
+        if played is None and match.version != version:
+            return None  # the turn queued is over: somebody else acted first
+        if match.status != Match.Status.ACTIVE or match.to_move is None:
+            return played
+        seat = next(seat for seat in seats if seat.index == match.to_move)
+        bot_name = seat.bot_name()
+        if not bot_name or bot_seat not in (None, seat.index):
+            return played
+        if bot_seat is None:
+            bot_seat = seat.index
+            metrics.bot_waited(bot_name, (timezone.now() - match.updated_at).total_seconds())
+        action = _choose(get_bot(bot_name), bot_name, state, seat.index, match)
         plays_on = time.perf_counter() - started < TURN_SECONDS
         try:
             match = services.match_act(

@@ -53,6 +53,8 @@ def one_step_values(state: State, seat: int, rng: random.Random, leaf_budget: in
     """Greedy's judgement of every legal action of ``seat`` in ``state`` (a position the seat
     may see, e.g. a determinisation): the expected margin once the action is applied."""
     legal = state.legal_actions()
+    if not legal:
+        raise ValueError(f"seat {seat} has no legal action here: the position is over or not the seat's to play")
     per_action = max(1, min(MAX_LEAVES_PER_ACTION, leaf_budget // len(legal)))
     values = {}
     for action in legal:

@@ -33,7 +33,7 @@ from .seating import (
     watcher,
 )
 from .takebacks import TakebackResult, takeback_answer, takeback_request
-from .writes import TAKEOVER_BOT, MatchError
+from .writes import TAKEOVER_BOT, MatchError, read_position
 
 __all__ = [
     "owner",
@@ -76,6 +76,7 @@ __all__ = [
     "match_timeout",
     "outage_begin",
     "outage_end",
+    "read_position",
     "takeback_answer",
     "takeback_request",
     "watcher",

@@ -42,13 +42,13 @@ from live.events import MatchUpdated
 from live.executor import db
 from portal import metrics
 
-from .. import signals, state_cache
+from .. import signals
 from ..engines import TERMINAL, IllegalAction
 from ..engines.base import State
 from ..models import Match, Seat
 from ..selectors import seats_json
 from .play import ActResult, check_request, match_act, version_and_moves_statement
-from .writes import MatchError, acting_seat, deadline, read_with_seats, resolve_chance, send_update, update_event
+from .writes import MatchError, acting_seat, deadline, read_position, resolve_chance, send_update, update_event
 
 MAX_ROOMS = 2048  # matches a process keeps in memory; the least recently played go first
 
@@ -116,10 +116,7 @@ def enabled() -> bool:
 
 def _load(match_id: int) -> Room:
     """The match read afresh with its seats, and its engine state (a database thread)."""
-    match, seats, moves_read = read_with_seats(match_id)
-    state = state_cache.load(match, moves_read=moves_read)
-    if len(state.history) != moves_read:
-        raise MatchError(STALE, "stale")  # a move landed between the two reads
+    match, seats, state = read_position(match_id)
     return Room(match=match, seats=seats, state=state)
 
 

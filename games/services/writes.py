@@ -113,6 +113,17 @@ def read_with_seats(match_id: int) -> tuple[Match, list[Seat], int]:
     return match_holding(seats), seats, moves_read
 
 
+def read_position(match_id: int):
+    """The match row, unlocked, its seats, and its engine state at the row's version (a private
+    copy). Raises ``MatchError`` ("stale") when a move landed between reading the row and its
+    moves: the state loaded would be past the row, perhaps at another seat's turn or over."""
+    match, seats, moves_read = read_with_seats(match_id)
+    state = state_cache.load(match, moves_read=moves_read)
+    if len(state.history) != moves_read:
+        raise MatchError("The position has changed; here is the current one.", "stale")
+    return match, seats, state
+
+
 def acting_seat(match: Match, seats: list[Seat], user, seat_index: int | None) -> Seat:
     """The seat ``user`` acts for (or ``seat_index``, the bots' and clocks' way in), or the refusal."""
     if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):

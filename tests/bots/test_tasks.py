@@ -11,6 +11,7 @@ from games import services, state_cache, tasks
 from games.bots import MCTSBot, get_bot
 from games.engines import CHANCE, get_game
 from games.models import Match
+from games.services import writes
 from tests.games.helpers import fresh, play_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,6 +55,30 @@ def test_the_task_is_a_no_op_on_a_stale_version(alice, bots_wait):
     assert tasks.bot_act.apply(args=(match.pk, match.version - 1)).get() is None
     assert (bot_moves(match), fresh(match.pk).moves.count()) == before
     assert fresh(match.pk).version == match.version
+
+
+def test_a_task_overtaken_between_reading_the_match_and_its_moves_plays_nothing(alice, bots_wait, monkeypatch):
+    """A duplicate of the turn's task plays the whole turn after this one read the match row
+    but before it read the moves: this one must not hand its bot the position past the row
+    (the person's turn, or a finished game) but stop as stale."""
+    match = match_with_greedy_to_move(alice)
+    real_read = writes.read_with_seats
+
+    duplicate = {}
+
+    def overtaken(match_id):
+        read = real_read(match_id)
+        monkeypatch.setattr(writes, "read_with_seats", real_read)
+        duplicate["played"] = tasks.bot_act.apply(args=(match_id, match.version)).get()
+        duplicate["moves"] = list(fresh(match_id).moves.values_list("index", "seat", "action"))
+        return read
+
+    monkeypatch.setattr(writes, "read_with_seats", overtaken)
+    assert tasks.bot_act.apply(args=(match.pk, match.version)).get() is None
+    assert duplicate["played"] is not None, "the duplicate played the turn"
+    after = fresh(match.pk)
+    assert after.version > match.version and after.to_move != 1
+    assert list(after.moves.values_list("index", "seat", "action")) == duplicate["moves"], "and nothing more was played"
 
 
 def test_the_task_does_nothing_when_a_person_is_to_move(alice, bob):
