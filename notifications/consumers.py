@@ -95,13 +95,22 @@ class MeConsumer(JsonSocket):
     # -- helpers -------------------------------------------------------------------------
     async def refresh(self, *, seats: bool) -> None:
         listening, unfollowed, self.unread = await self._read(seats)
-        if listening is not None:
+        # A move made in a newly followed match between the read and joining its players'
+        # group reached the group before this socket did: read once more after joining, so a
+        # turn that came meanwhile (a bot answering at once) is counted.
+        for attempt in range(3):
+            if listening is None:
+                break
             self.waiting_unfollowed = unfollowed
             for match_id in self.seats.keys() - listening.keys():
                 await self.leave(match_players_group(match_id))
-            for match_id in listening.keys() - self.seats.keys():
+            joined = listening.keys() - self.seats.keys()
+            for match_id in joined:
                 await self.join(match_players_group(match_id))
             self.seats = listening
+            if not joined or attempt == 2:
+                break
+            listening, unfollowed, self.unread = await self._read(True)
         await self.send_counts()
 
     async def send_counts(self) -> None:

@@ -11,6 +11,8 @@ from django.contrib.auth.models import AnonymousUser
 from forums import services as forums
 from forums.models import Forum
 from games import services, state_cache
+from games.models import Match
+from notifications import selectors as notification_selectors
 from notifications.models import NotificationSettings
 from portal.asgi import application
 from tests.games.test_socket import HOST, patch_auth  # noqa: F401 - a fixture used below
@@ -83,6 +85,31 @@ async def test_a_match_that_starts_after_connecting_is_followed(alice, bob, patc
     if await sync_to_async(waiting_for)(match) != alice:
         await sync_to_async(move_for)(match.pk)
     assert (await next_frame(ws))["your_turn"] == 1
+    await ws.disconnect()
+
+
+async def test_a_move_made_while_the_socket_reads_its_matches_is_counted(alice, bob, patch_auth, monkeypatch):  # noqa: F811
+    """The socket reads the person's matches, then joins each one's players: bob moving in
+    between (a bot answers at once) is told to a group it has not joined yet. It still counts
+    that it is now alice's turn."""
+    match = await sync_to_async(correspondence)(alice, bob)
+    if await sync_to_async(waiting_for)(match) == alice:
+        match = await sync_to_async(move_for)(match.pk)
+    assert await sync_to_async(waiting_for)(match) == bob
+    read = notification_selectors.listening_seats
+    moved: list[Match] = []
+
+    def bob_moves_after_the_read(user_id, limit):
+        seats = read(user_id, limit)
+        if not moved:
+            moved.append(move_for(match.pk))
+        return seats
+
+    monkeypatch.setattr(notification_selectors, "listening_seats", bob_moves_after_the_read)
+    ws, ok, _ = await me_socket(patch_auth, alice)
+    assert ok
+    assert (await next_frame(ws))["your_turn"] == 1
+    assert moved and await sync_to_async(waiting_for)(moved[0]) == alice
     await ws.disconnect()
 
 
