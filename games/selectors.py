@@ -107,6 +107,20 @@ def action_label(game: str, action: str) -> str:
     return get_game(game).action_label(action)
 
 
+@functools.lru_cache(maxsize=16384)
+def _legal_action_text(game: str, action: str) -> str:
+    """One entry of ``legal_actions_json`` as JSON text (a pure function of the two)."""
+    return json.dumps({"action": action, "label": action_label(game, action)})
+
+
+def legal_actions_text(match: Match, state, seat: int | None) -> str:
+    """``legal_actions_json`` as JSON text, joined from the entries' kept texts."""
+    if seat is None or match.status != Match.Status.ACTIVE or state.current_player() != seat:
+        return "[]"
+    game = match.game
+    return "[" + ", ".join([_legal_action_text(game, action) for action in state.legal_actions()]) + "]"
+
+
 def legal_actions_json(match: Match, state, seat: int | None) -> list[dict]:
     if seat is None or match.status != Match.Status.ACTIVE or state.current_player() != seat:
         return []
@@ -217,10 +231,29 @@ def audience_payloads(
     if new_moves is not None:
         shared["new_moves"] = new_moves_json(match, state, new_moves)
     head = '{"type": "snapshot", ' + json.dumps(shared)[1:-1] + ", "
+    usernames = [s["username"] for s in seats_part]
+    # Audiences that see the same share one serialised view, with the seat names it implies:
+    # every seat of a game whose views are alike (``State.views_alike``) sees the spectator's,
+    # and a seat's own view equal to one already serialised reuses its text. A view that
+    # differs in anything is serialised on its own.
+    encoded: list[tuple[dict, str]] = []
+
+    def view_and_names(view: dict) -> str:
+        for known, part in encoded:
+            if known is view or known == view:
+                return part
+        names = seat_names(usernames, view.get("seat_colours"))
+        part = '"seat_names": ' + json.dumps(names) + ', "view": ' + json.dumps(view)
+        encoded.append((view, part))
+        return part
+
+    public = spectator_view if spectator_view is not None else state.view(None)
 
     def text(seat: int | None) -> str:
-        view = spectator_view if seat is None or match.is_over else None
-        return head + json.dumps(_own_payload(match, state, seat, seats_part, view))[1:]
+        # The keys and their order as ``_own_payload``'s.
+        view = public if seat is None or match.is_over or state.views_alike else state.view(seat)
+        legal = legal_actions_text(match, state, seat)
+        return f'{head}"seat": {json.dumps(seat)}, {view_and_names(view)}, "legal_actions": {legal}}}'
 
     texts: list[str | None] = []
     players: dict[str, int] = {}

@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
+from typing import Any, ClassVar
 
 CHANCE = -1
 TERMINAL = -2
@@ -168,6 +168,10 @@ class State:
     game: Game
     num_players: int
     history: list[str]
+    # Whether every seat's view is the spectator's (a game without anything a seat sees that
+    # the others do not): the site then builds and sends one view for all. Wrong only the safe
+    # way: a seat sent the spectator's view sees less, never more.
+    views_alike: ClassVar[bool] = False
 
     def current_player(self) -> int:
         """A seat (0..num_players-1), ``CHANCE`` or ``TERMINAL``."""

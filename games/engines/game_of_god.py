@@ -189,6 +189,7 @@ def pieces_choices(num_players: int) -> tuple[int, ...]:
 
 
 class GameOfGodState(State):
+    views_alike = True  # every seat sees the whole position, as a spectator does
     __slots__ = (
         "_legal",
         "board",

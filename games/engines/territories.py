@@ -308,6 +308,7 @@ class Territories(Game):
 
 
 class TerritoriesState(State):
+    views_alike = True  # every seat sees the whole position, as a spectator does
     __slots__ = (
         "game",
         "num_players",

@@ -227,6 +227,17 @@ def test_views_are_json_and_a_determinised_copy_looks_the_same_to_its_seat(game,
 
 
 @pytest.mark.parametrize("game,num_players,options", CASES)
+def test_a_game_whose_views_are_alike_shows_every_seat_what_a_spectator_sees(game, num_players, options):
+    """The site sends such a game's spectator view to every seat: it must be all they see."""
+    states = list(playout_states(game, num_players, 11, options))
+    differ = sum(1 for state in states if any(state.view(seat) != state.view(None) for seat in range(num_players)))
+    if game.new_state(num_players).views_alike:
+        assert differ == 0
+    else:
+        assert differ > 0, "views said to differ by seat never do: declare them alike"
+
+
+@pytest.mark.parametrize("game,num_players,options", CASES)
 def test_once_the_seats_are_settled_every_view_names_a_distinct_colour_per_seat(game, num_players, options):
     """The page's seat list shows each player in the colour the board draws them in."""
     for index, state in enumerate(playout_states(game, num_players, 5, options)):
