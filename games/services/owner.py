@@ -190,18 +190,13 @@ async def _write(room: Room, state: State, new_moves: list, now: datetime) -> tu
     the update is built. A room that was behind writes nothing: ``stale``, and it is dropped."""
     match = room.match
     current = state.current_player()
-    written = Match(
-        pk=match.pk,
-        version=match.version,
-        to_move=current,
-        deadline=deadline(match, room.seats[current], now),
-        snapshot=state.view(None),
-    )
-    sql, params = version_and_moves_statement(written, now, new_moves)
+    due = deadline(match, room.seats[current], now)
+    snapshot = state.view(None)
+    sql, params = version_and_moves_statement(match.pk, match.version, current, due, snapshot, now, new_moves)
     if await pg.execute(sql, params) != len(new_moves):
         raise MatchError(STALE, "stale")
     match.version += 1
-    match.to_move, match.deadline, match.snapshot = written.to_move, written.deadline, written.snapshot
+    match.to_move, match.deadline, match.snapshot = current, due, snapshot
     match.updated_at = now
     room.state = state
     return [a for _, _, a in new_moves], update_event(

@@ -148,17 +148,21 @@ def _act_in_one_statement(
 def _write_version_and_moves(match: Match, now, new_moves: list) -> int:
     """UPDATE the match to the next version (only if still at ``match.version``) and INSERT
     its moves, as one statement; returns the number of moves written (0: it had moved on)."""
-    sql, params = version_and_moves_statement(match, now, new_moves)
+    sql, params = version_and_moves_statement(
+        match.pk, match.version, match.to_move, match.deadline, match.snapshot, now, new_moves
+    )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount
 
 
-def version_and_moves_statement(match: Match, now, new_moves: list) -> tuple[str, list]:
-    """The one statement of a common move: the match row to the next version, only if it is
-    still active at ``match.version``, and its moves appended; it changes as many rows as
-    moves it wrote, or none if the match had moved on. ``match`` holds the new ``to_move``,
-    ``deadline`` and ``snapshot``, and the version the move was decided at."""
+def version_and_moves_statement(
+    match_id: int, version: int, to_move, deadline, snapshot: dict, now, new_moves: list
+) -> tuple[str, list]:
+    """The one statement of a common move: the match row from ``version`` to the next, only if
+    it is still active at ``version``, with its new ``to_move``, ``deadline`` and ``snapshot``,
+    and its moves appended; it changes as many rows as moves it wrote, or none if the match had
+    moved on."""
     rows = ", ".join(["(%s::integer, %s::smallint, %s::varchar)"] * len(new_moves))
     sql = (
         f"WITH bumped AS (UPDATE {Match._meta.db_table}"
@@ -168,13 +172,13 @@ def version_and_moves_statement(match: Match, now, new_moves: list) -> tuple[str
         f' SELECT bumped.id, m."index", m.seat, m.action, %s FROM bumped, (VALUES {rows}) AS m ("index", seat, action)'
     )
     params = [
-        match.version + 1,
-        match.to_move,
-        match.deadline,
-        json.dumps(match.snapshot),
+        version + 1,
+        to_move,
+        deadline,
+        json.dumps(snapshot),
         now,
-        match.pk,
-        match.version,
+        match_id,
+        version,
         Match.Status.ACTIVE.value,
         now,
     ]
