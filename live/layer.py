@@ -9,7 +9,9 @@ spectators never stands between a move and the opponent who must answer it.
 ``TieredRedisPubSubChannelLayer`` is channels-redis' pub/sub layer with two changes on the
 receiving side of a group's message: it is decoded once per process, not once per socket
 (every socket of the process gets the same dict: handlers read a message, never change it),
-and it is handed to the first tier's sockets before the others. ``TieredInMemoryChannelLayer``
+and it is handed to the first tier's sockets at once, to the others in turns of
+``SERVED_PER_TURN`` sockets, one turn per pass of the event loop, so the loop reads the players'
+next moves between turns instead of after the whole crowd. ``TieredInMemoryChannelLayer``
 gives the embedded default (one process, no Redis) the same delivery.
 
 On the sending side, a message to a match's group also moves the match's kept page on
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from collections import deque
 from typing import Any
 
 from channels.layers import InMemoryChannelLayer
@@ -48,6 +51,10 @@ class TieredInMemoryChannelLayer(InMemoryChannelLayer):
         await super().group_send(base + FIRST_TIER, message)
         await super().group_send(base, message)
 
+
+# The second tier's sockets (a match's spectators) handed a group's message in one pass of the
+# event loop, at most: about a millisecond of the loop's work.
+SERVED_PER_TURN = 16
 
 # Publish ARGV[1] on KEYS[1], and set KEYS[2] to ARGV[2] for ARGV[3] seconds.
 PUBLISH_AND_SET = "redis.call('PUBLISH', KEYS[1], ARGV[1]) redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3]) return 1"
@@ -97,6 +104,9 @@ class _LoopLayer(RedisPubSubLoopLayer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._tiers: dict[str, tuple[dict[str, None], dict[str, None]]] = {}
+        # Redis channel name -> the group's messages still to hand to its second tier, in order:
+        # (message, channels, how many of them have it already).
+        self._waiting: dict[str, deque[tuple[dict, list[str], int]]] = {}
         self._shards: list[RedisSingleShardConnection] = [_Shard(shard.host, self) for shard in self._shards]
 
     async def group_add(self, group: str, channel: str) -> None:
@@ -131,8 +141,49 @@ class _LoopLayer(RedisPubSubLoopLayer):
             assert isinstance(shard, _Shard)
             await shard.publish_and_set(redis_channel, data, *generation)
 
+    def serve_in_turns(self, name: str, message: dict, channels: list[str]) -> None:
+        """Hand ``message`` to ``channels`` (the second tier of the group on Redis channel
+        ``name``) at most ``SERVED_PER_TURN`` at a time, one turn per pass of the event loop: the
+        loop reads its sockets between turns, so a player's move that arrives while a crowd of
+        spectators is being served waits for one turn, not for the crowd. The group's messages
+        reach each socket in the order they came."""
+        waiting = self._waiting.get(name)
+        if waiting is not None:  # a turn is due already: after the messages before this one
+            waiting.append((message, channels, 0))
+        elif len(channels) <= SERVED_PER_TURN:
+            self._put(message, channels)
+        else:
+            self._waiting[name] = deque([(message, channels, 0)])
+            self._serve_turn(name)
+
+    def _serve_turn(self, name: str) -> None:
+        waiting = self._waiting.get(name)
+        if waiting is None:
+            return  # flushed meanwhile
+        budget = SERVED_PER_TURN
+        while waiting and budget:
+            message, channels, start = waiting[0]
+            end = min(start + budget, len(channels))
+            self._put(message, channels[start:end])
+            budget -= end - start
+            if end == len(channels):
+                waiting.popleft()
+            else:
+                waiting[0] = (message, channels, end)
+        if waiting:
+            asyncio.get_running_loop().call_soon(self._serve_turn, name)
+        else:
+            del self._waiting[name]
+
+    def _put(self, message: dict, channels: list[str]) -> None:
+        for channel in channels:
+            queue = self.channels.get(channel)
+            if queue is not None:  # still here
+                queue.put_nowait(message)
+
     async def flush(self) -> None:
         self._tiers = {}
+        self._waiting = {}
         await super().flush()
 
 
@@ -162,8 +213,10 @@ class _Shard(RedisSingleShardConnection):
         if tiers is None:
             return
         decoded = layer.channel_layer.deserialize(message["data"])
-        for tier in tiers:
-            for channel in tier:
-                queue = layer.channels.get(channel)
-                if queue is not None:
-                    queue.put_nowait(decoded)
+        first, others = tiers
+        for channel in first:
+            queue = layer.channels.get(channel)
+            if queue is not None:
+                queue.put_nowait(decoded)
+        if others:
+            layer.serve_in_turns(name, decoded, list(others))

@@ -118,3 +118,45 @@ async def test_a_message_to_the_match_is_one_redis_publish_whoever_listens():
         await layer.group_discard(match_players_group(903), channel)
     for channel in spectators:
         await layer.group_discard(match_group(903), channel)
+
+
+@pytest.mark.skipif(not on_redis(), reason="the crowd is served in turns by the Redis layer")
+async def test_a_crowd_of_spectators_is_served_in_turns_the_loop_reading_its_sockets_between():
+    from live.layer import SERVED_PER_TURN
+
+    layer = get_channel_layer()
+    crowd = await channels_of(layer, 5 * SERVED_PER_TURN + 3)
+    players = await channels_of(layer, 2)
+    for channel in crowd:
+        await layer.group_add(match_group(904), channel)
+    for channel in players:
+        await layer.group_add(match_players_group(904), channel)
+    loop_layer = layer._get_layer()
+    arrivals = Arrivals()
+    for channel in crowd + players:
+        arrivals.watch(loop_layer, channel)
+    # Something the loop has to do meanwhile (a player's next move read from its socket): it
+    # is noted when it runs, among the crowd's turns.
+    served_before = []
+
+    def player_frame_read():
+        served_before.append(len(arrivals.order))
+
+    first, second = dict(UPDATE, version=7), dict(UPDATE, version=8)
+    await layer.group_send(match_group(904), first)
+    await layer.group_send(match_group(904), second)
+    received: dict[str, list[int]] = {channel: [] for channel in crowd + players}
+    received[players[0]].append((await asyncio.wait_for(layer.receive(players[0]), 5))["version"])
+    asyncio.get_running_loop().call_soon(player_frame_read)
+
+    for channel in crowd + players:
+        while len(received[channel]) < 2:
+            received[channel].append((await asyncio.wait_for(layer.receive(channel), 5))["version"])
+    assert all(versions == [7, 8] for versions in received.values()), "every socket, every message, in order"
+    assert set(arrivals.order[:2]) == set(players)
+    everyone = 2 * len(crowd + players)
+    assert served_before and served_before[0] < everyone, "the loop ran other work before the crowd had both"
+    for channel in crowd:
+        await layer.group_discard(match_group(904), channel)
+    for channel in players:
+        await layer.group_discard(match_players_group(904), channel)
