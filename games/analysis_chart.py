@@ -58,7 +58,6 @@ def chart(result: dict, seat_names: list[str]) -> dict:
             "label": d["label"],
             "best": d["best"],
             "best_label": d["best_label"],
-            "loss_percent": round(d["loss"] * 100),
         }
         for d in result["decisions"]
     }

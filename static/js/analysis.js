@@ -162,26 +162,25 @@ function keyItem(kind, words) {
 
 // The key under the board: the verdict, then the better move and the one played in words,
 // each beside the mark it has on the board (a move that names no place has its words only).
+// A status region there from the start, empty (and out of sight) where no decision is shown,
+// so that screen readers say each key as it changes.
+const key = board ? document.createElement("div") : null;
+if (key) {
+  key.id = "analysis-board-key";
+  key.className = "analysis-board-key";
+  key.setAttribute("role", "status");
+  board.after(key);
+}
+
 function showKey(h) {
-  let key = document.getElementById("analysis-board-key");
-  if (!key) {
-    key = document.createElement("div");
-    key.id = "analysis-board-key";
-    key.className = "analysis-board-key";
-    key.setAttribute("role", "status");
-    board.after(key);
-  }
-  key.hidden = !h;
   if (!h) {
+    key.className = "analysis-board-key";
     key.replaceChildren();
     return;
   }
   const list = document.createElement("ul");
-  if (h.best === h.action) {
-    list.append(keyItem("best", bestWords(h)));
-  } else {
-    list.append(keyItem("best", bestWords(h)), keyItem("played", playedWords(h)));
-  }
+  list.append(keyItem("best", bestWords(h)));
+  if (h.best !== h.action) list.append(keyItem("played", playedWords(h)));
   const p = document.createElement("p");
   p.textContent = verdict(h);
   key.className = `analysis-board-key ${h.grade || "good"}`;

@@ -82,7 +82,7 @@ def test_a_player_asks_for_the_analysis_and_clicks_the_chart_to_the_blunder_the_
     page.get_by_role("button", name="First position").click()
     page.wait_for_function("() => document.getElementById('replay-pos').textContent.startsWith('Step 0 ')")
     assert page.locator("#board .analysis-place").count() == 0
-    assert key.is_hidden()
+    assert key.inner_text() == ""
 
 
 def _centre(box):
