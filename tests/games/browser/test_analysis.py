@@ -78,6 +78,11 @@ def test_a_player_asks_for_the_analysis_and_clicks_the_chart_to_the_blunder_the_
     assert violations(page) == []
     screenshot(page, "match-analysis")
 
+    # A board drawn anew (narrowed to a phone's width) keeps its marks.
+    page.set_viewport_size({"width": 400, "height": 900})
+    page.wait_for_selector("#board svg.tr-narrow .analysis-place.best", state="attached")
+    assert page.locator("#board .analysis-place").count() == 2
+
     # The start, no decision's position: no marks, no key.
     page.get_by_role("button", name="First position").click()
     page.wait_for_function("() => document.getElementById('replay-pos').textContent.startsWith('Step 0 ')")
