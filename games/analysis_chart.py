@@ -47,6 +47,20 @@ def chart(result: dict, seat_names: list[str]) -> dict:
         for d in result["decisions"]
         if d["grade"] in ("mistake", "blunder")
     ]
+    # Every judged decision, by the position after it (where the replay stands when its move is
+    # chosen): the board there marks the move the analysis preferred, and the one played.
+    hints = {
+        str(d["step"] + 1): {
+            "move": d["step"] + 1,
+            "name": seat_names[d["seat"]] if d["seat"] < len(seat_names) else str(d["seat"] + 1),
+            "grade": d["grade"],
+            "action": d["action"],
+            "label": d["label"],
+            "best": d["best"],
+            "best_label": d["best_label"],
+        }
+        for d in result["decisions"]
+    }
     summaries = [
         {**s, "name": seat_names[s["seat"]] if s["seat"] < len(seat_names) else str(s["seat"] + 1)}
         for s in result["seats"]
@@ -76,6 +90,7 @@ def chart(result: dict, seat_names: list[str]) -> dict:
         "bands": bands,
         "marked": marked,
         "marks": {str(d["step"]): d["grade"] for d in marked},
+        "hints": hints,
         "seats": summaries,
         "swing": swing,
         "thresholds": thresholds,

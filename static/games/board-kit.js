@@ -61,3 +61,94 @@ export function linkStylesheet(url) {
   link.href = href;
   document.head.append(link);
 }
+
+// After the game (the analysis of a finished match, static/js/analysis.js): the place a move
+// names, marked over the board drawn in ``container``. Each renderer says which places an
+// action names (its ``actionPlaces(action)``), in terms of the board's own elements:
+// ``{at: selector}`` rings that element, ``{from: selector, to: selector}`` draws an arrow from
+// the one to the other and rings the second, ``{edge: [selector, selector]}`` draws the line
+// two neighbouring cells share. ``kind`` ("best" or "played") is the mark's class, ``words``
+// its accessible name. The marks lie over everything and take no clicks; drawing the board
+// anew removes them. Returns whether anything was marked.
+export function markPlaces(container, places, kind, words) {
+  const svg = container.querySelector("svg");
+  if (!svg || !places || !places.length) return false;
+  const layer = el("g", { class: `analysis-place ${kind}`, role: "img", "aria-label": words });
+  title(layer, words);
+  let marked = false;
+  const box = (selector) => {
+    const node = svg.querySelector(selector);
+    return node ? boxIn(svg, node) : null;
+  };
+  for (const place of places) {
+    if (place.at) {
+      const b = box(place.at);
+      if (b) {
+        ring(layer, b);
+        marked = true;
+      }
+    } else if (place.from && place.to) {
+      const [a, b] = [box(place.from), box(place.to)];
+      if (a && b) {
+        arrow(layer, middle(a), middle(b));
+        ring(layer, b);
+        marked = true;
+      }
+    } else if (place.edge) {
+      const [a, b] = place.edge.map(box);
+      if (a && b) {
+        // Two neighbouring cells' boxes meet in a line: their overlap, thin one way.
+        const x1 = Math.max(a.x, b.x);
+        const y1 = Math.max(a.y, b.y);
+        const x2 = Math.min(a.x + a.width, b.x + b.width);
+        const y2 = Math.min(a.y + a.height, b.y + b.height);
+        el("line", { x1, y1, x2, y2, class: "analysis-halo" }, layer);
+        el("line", { x1, y1, x2, y2, class: "analysis-stroke" }, layer);
+        marked = true;
+      }
+    }
+  }
+  if (marked) svg.append(layer);
+  return marked;
+}
+
+// ``node``'s bounding box in the coordinates of ``svg``'s own drawing (through every
+// transform between them), or null when the board is not laid out.
+function boxIn(svg, node) {
+  const outer = svg.getScreenCTM();
+  const inner = node.getScreenCTM();
+  if (!outer || !inner) return null;
+  const m = outer.inverse().multiply(inner);
+  const b = node.getBBox();
+  const xs = [];
+  const ys = [];
+  for (const [x, y] of [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height], [b.x + b.width, b.y + b.height]]) {
+    xs.push(m.a * x + m.c * y + m.e);
+    ys.push(m.b * x + m.d * y + m.f);
+  }
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
+function middle(b) {
+  return [b.x + b.width / 2, b.y + b.height / 2];
+}
+
+function ring(layer, b) {
+  const inset = 3;
+  const attrs = { x: b.x + inset, y: b.y + inset, width: Math.max(1, b.width - 2 * inset), height: Math.max(1, b.height - 2 * inset), rx: 6 };
+  el("rect", { ...attrs, class: "analysis-halo" }, layer);
+  el("rect", { ...attrs, class: "analysis-stroke" }, layer);
+}
+
+function arrow(layer, [x1, y1], [x2, y2]) {
+  const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+  const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
+  const [ex, ey] = [x2 - ux * 18, y2 - uy * 18];
+  const head = `${x2 - ux * 6},${y2 - uy * 6} ${ex - uy * 9},${ey + ux * 9} ${ex + uy * 9},${ey - ux * 9}`;
+  for (const cls of ["analysis-halo", "analysis-stroke"]) {
+    el("line", { x1: x1 + ux * 8, y1: y1 + uy * 8, x2: ex, y2: ey, class: cls }, layer);
+    el("polygon", { points: head, class: `${cls} analysis-head` }, layer);
+  }
+}

@@ -449,4 +449,12 @@ function legendText(view, perLine) {
   return lines;
 }
 
-export default { render, actionPicker };
+// The places an action names, for the analysis's marks (board-kit.js, ``markPlaces``): the
+// plot built on or warred on.
+export function actionPlaces(action) {
+  const [verb, arg = ""] = String(action).split(":");
+  const plot = verb === "build" ? arg.split("@")[1] : verb === "war" ? arg : null;
+  return plot && /^[a-i][1-9]$/.test(plot) ? [{ at: `.ct-plot[data-plot=${JSON.stringify(plot)}]` }] : [];
+}
+
+export default { render, actionPicker, actionPlaces };

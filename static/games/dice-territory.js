@@ -542,4 +542,12 @@ function bigButton(g, x, y, w, h, label, entry, ctx, cls) {
   clickable(bg, entry, ctx);
 }
 
-export default { render };
+// The places an action names, for the analysis's marks (board-kit.js, ``markPlaces``): the
+// space claimed or captured.
+export function actionPlaces(action) {
+  const [verb, arg] = String(action).split(":");
+  if ((verb === "claim" || verb === "capture") && /^[a-z]\d+$/.test(arg)) return [{ at: `.dt-space[data-space=${JSON.stringify(arg)}]` }];
+  return [];
+}
+
+export default { render, actionPlaces };

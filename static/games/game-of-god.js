@@ -721,3 +721,14 @@ function hintFor(view, ctx, m) {
   if (actor !== null && actor !== undefined && ctx.seat !== actor && view.sides) return `Waiting for ${who(view, ctx, actor)}.`;
   return "";
 }
+
+// The places an action names, for the analysis's marks (board-kit.js, ``markPlaces``): a
+// move's square and target, a challenged piece's square.
+export function actionPlaces(action) {
+  const [verb, arg] = String(action).split(":");
+  const square = (name) => `.gg-cell[data-square=${JSON.stringify(name)}]`;
+  const move = /^([a-h][1-8])-([a-h][1-8])$/.exec(arg || "");
+  if (verb === "move" && move) return [{ from: square(move[1]), to: square(move[2]) }];
+  if (verb === "challenge" && /^[a-h][1-8]$/.test(arg)) return [{ at: square(arg) }];
+  return [];
+}

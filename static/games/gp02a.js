@@ -405,7 +405,7 @@ function drawTerritory(g, view, ctx, m, opts = {}) {
     if (opts.only && k !== opts.only) continue;
     const b = blockBox(k);
     const chosen = view.block === k && !view.terminal;
-    el("rect", { x: b.x - 3, y: b.y - 3, width: b.w + 6, height: b.h + 6, class: `block-frame${chosen ? " chosen" : ""}` }, g);
+    el("rect", { x: b.x - 3, y: b.y - 3, width: b.w + 6, height: b.h + 6, class: `block-frame${chosen ? " chosen" : ""}`, "data-block": k }, g);
     const parts = PLAIN.filter((c) => counts[k][c]).map((c) => `${LETTER[c]}${counts[k][c]}`);
     txt(g, b.x, b.y - 10, `Block ${k} · ${free[k]} free`, `block-label${chosen ? " chosen" : ""}`, 16);
     if (parts.length) {
@@ -416,7 +416,7 @@ function drawTerritory(g, view, ctx, m, opts = {}) {
   const putColour = m.purgeMode ? null : m.putColour;
   for (const f of fields) {
     const [x, y] = fieldXY(f.name);
-    const cell = el("g", { class: "field" }, g);
+    const cell = el("g", { class: "field", "data-field": f.name }, g);
     el("rect", { x, y, width: CELL, height: CELL, class: `field-bg${f.gray ? " gray" : ""}` }, cell);
     txt(cell, x + 4, y + 14, f.name, "field-name", 12);
     const cx = x + CELL / 2;
@@ -676,6 +676,7 @@ function wrapText(g, x, y, content, cls, size, maxW, step) {
 function drawChronology(g, view, ctx, m, w, fs) {
   const f = (n) => Math.round(n * fs);
   const chron = view.chronology || { counts: {}, used: 0, size: 28 };
+  g.classList.add("chronology");
   const box = el("rect", { x: 0, y: 0, width: w, height: 10, rx: 8, class: "panel" }, g);
   txt(g, 12, f(28), `Chronology: ${chron.used} of ${chron.size}`, "panel-title", f(20));
   const labelW = f(26);
@@ -853,4 +854,17 @@ function drawDummy(g, view, w, h, fs) {
   txt(g, w - 12, f(30), points(d.score, true), "seat-score", f(19), { "text-anchor": "end" });
   txt(g, w - 12, f(56), partsText(d.parts || {}), "seat-parts", f(13), { "text-anchor": "end" });
   wrapText(g, 12, f(90), "Nobody plays yellow: whoever draws its chips places them. It can win blocks but is never ranked.", "seat-parts", f(14), w - 24, f(19));
+}
+
+// The places an action names, for the analysis's marks (board-kit.js, ``markPlaces``): a
+// field of the territory (a chip put, removed or lifted there), a block, the chronology.
+export function actionPlaces(action) {
+  const [verb, arg = ""] = String(action).split(":");
+  const field = arg.includes("@") ? arg.split("@")[1] : arg;
+  if (["put", "remove", "lift", "purge"].includes(verb) && /^[a-z]\d+$/.test(field)) {
+    return [{ at: `.field[data-field=${JSON.stringify(field)}]` }];
+  }
+  if (verb === "block" && /^\d$/.test(arg)) return [{ at: `.block-frame[data-block="${arg}"]` }];
+  if (verb === "chrono") return [{ at: ".chronology" }];
+  return [];
 }

@@ -455,4 +455,15 @@ function drawLegend(svg, view, moves, lay, top) {
   return y + lay.rowH;
 }
 
-export default { render };
+// The places an action names, for the analysis's marks (board-kit.js, ``markPlaces``): a farm
+// house's square, a trunk's line between two squares.
+export function actionPlaces(action) {
+  const [verb, arg] = String(action).split(":");
+  const square = (name) => `.tr-square[data-square=${JSON.stringify(name)}]`;
+  if (verb === "farm" && /^[a-h][1-6]$/.test(arg)) return [{ at: square(arg) }];
+  const edge = /^([a-h][1-6])-([a-h][1-6])$/.exec(arg || "");
+  if (verb === "trunk" && edge) return [{ edge: [square(edge[1]), square(edge[2])] }];
+  return [];
+}
+
+export default { render, actionPlaces };

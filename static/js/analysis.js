@@ -2,7 +2,13 @@
 // queued or running it follows its progress, then puts in the finished panel; a click on the
 // chart or on a marked move steps the replay there (match.js listens for "replay-go"), the
 // replay's step is shown as a cursor on the chart, and the costly moves get their marks in
-// the move list. Every word shown comes from the template.
+// the move list. Where the replay stands after a judged decision, the board marks the place of
+// the move the analysis preferred and of the one played (each renderer's ``actionPlaces``,
+// drawn by board-kit.js), and a key under the board says both in words. The panel's words come
+// from the template, the key's from the page's JavaScript catalogue (i18n.js).
+
+import { markPlaces } from "../games/board-kit.js";
+import { format, gettext } from "./i18n.js";
 
 // The socket tells how the analysis moves on (match.js passes it as "analysis-progress"); the
 // page also asks now and then, should a message be lost.
@@ -109,6 +115,105 @@ document.addEventListener("replay-shown", (event) => {
   }
 });
 
+// -- the board during the replay ----------------------------------------------------------
+const board = document.getElementById("board");
+const rendererUrl = document.getElementById("match")?.dataset.renderer;
+let renderer = null; // the board's renderer module, as match.js loaded it (the same module)
+let hint = null; // the judged decision whose position the replay shows, if any
+
+function hints() {
+  const script = document.getElementById("analysis-hints");
+  return script ? JSON.parse(script.textContent) : {};
+}
+
+function loadRenderer() {
+  if (!renderer && rendererUrl) {
+    renderer = import(rendererUrl)
+      .then((module) => module.default || module)
+      .catch(() => null);
+  }
+  return renderer;
+}
+
+// A move's words with the seats it names called by their names ("Seat 2 plays first"), as
+// the move list says them.
+function moveWords(label) {
+  const names = window.matchClient?.payload?.seat_names || [];
+  return String(label).replace(/\bSeat (\d+)\b/g, (whole, n) => names[n - 1] || whole);
+}
+
+function verdict(h) {
+  const values = { move: h.move, name: h.name };
+  if (h.grade === "blunder") return format(gettext("Move %(move)s, %(name)s: a blunder."), values);
+  if (h.grade === "mistake") return format(gettext("Move %(move)s, %(name)s: a mistake."), values);
+  if (h.grade === "inaccuracy") return format(gettext("Move %(move)s, %(name)s: an inaccuracy."), values);
+  if (h.best === h.action) return format(gettext("Move %(move)s, %(name)s: the best move."), values);
+  return format(gettext("Move %(move)s, %(name)s: a good move."), values);
+}
+
+function keyItem(kind, words) {
+  const li = document.createElement("li");
+  const swatch = document.createElement("span");
+  swatch.className = `analysis-swatch ${kind}`;
+  swatch.setAttribute("aria-hidden", "true");
+  li.append(swatch, words);
+  return li;
+}
+
+// The key under the board: the verdict, then the better move and the one played in words,
+// each beside the mark it has on the board (a move that names no place has its words only).
+// A status region there from the start, empty (and out of sight) where no decision is shown,
+// so that screen readers say each key as it changes.
+const key = board ? document.createElement("div") : null;
+if (key) {
+  key.id = "analysis-board-key";
+  key.className = "analysis-board-key";
+  key.setAttribute("role", "status");
+  board.after(key);
+}
+
+function showKey(h) {
+  if (!h) {
+    key.className = "analysis-board-key";
+    key.replaceChildren();
+    return;
+  }
+  const list = document.createElement("ul");
+  list.append(keyItem("best", bestWords(h)));
+  if (h.best !== h.action) list.append(keyItem("played", playedWords(h)));
+  const p = document.createElement("p");
+  p.textContent = verdict(h);
+  key.className = `analysis-board-key ${h.grade || "good"}`;
+  key.replaceChildren(p, list);
+}
+
+function bestWords(h) {
+  if (h.best === h.action) return format(gettext("Played, and the best: %(move)s"), { move: moveWords(h.best_label) });
+  return format(gettext("Better: %(move)s"), { move: moveWords(h.best_label) });
+}
+
+function playedWords(h) {
+  return format(gettext("Played: %(move)s"), { move: moveWords(h.label) });
+}
+
+// The marks on the board, once per drawing of it (a renderer draws it anew, on a resize).
+async function markBoard() {
+  const h = hint;
+  if (!h || !board || board.querySelector(".analysis-place")) return;
+  const module = await loadRenderer();
+  if (h !== hint || !module || !module.actionPlaces || board.querySelector(".analysis-place")) return;
+  if (h.best !== h.action) markPlaces(board, module.actionPlaces(h.action), "played", playedWords(h));
+  markPlaces(board, module.actionPlaces(h.best), "best", bestWords(h));
+}
+
+document.addEventListener("replay-shown", (event) => {
+  if (!board) return;
+  hint = hints()[String(event.detail)] || null;
+  showKey(hint);
+  markBoard();
+});
+
+if (board) new MutationObserver(markBoard).observe(board, { childList: true });
 if (moves) new MutationObserver(markMoves).observe(moves, { childList: true });
 markMoves();
 follow();

@@ -1,5 +1,7 @@
 """Asking for the analysis of a finished match: who may, when, how often, and what they get."""
 
+import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -115,6 +117,29 @@ def test_the_match_page_offers_the_analysis_then_shows_its_chart_summary_and_thr
     assert "is an inaccuracy, 20 a mistake, 30 a blunder" in page
     panel = client.get(f"/matches/{match.pk}/analysis/").content.decode()
     assert "analysis-summary" in panel and "Mistakes" in panel
+
+
+def test_the_page_gives_the_replay_every_judged_decision_by_the_position_after_it(client, alice, bob):
+    match = finished_by_random_play("territories", [alice, bob], seed=3)
+    client.force_login(alice)
+    client.post(f"/matches/{match.pk}/analysis/request/")
+    result = done(match.pk).result
+    assert result is not None
+    decisions = result["decisions"]
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    found = re.search(r'<script id="analysis-hints" type="application/json">(.*?)</script>', page)
+    assert found is not None
+    hints = json.loads(found.group(1))
+    assert decisions and sorted(hints, key=int) == [str(d["step"] + 1) for d in decisions]
+    for d in decisions:
+        hint = hints[str(d["step"] + 1)]
+        assert (hint["action"], hint["best"], hint["best_label"], hint["grade"]) == (
+            d["action"],
+            d["best"],
+            d["best_label"],
+            d["grade"],
+        )
+        assert hint["name"].startswith(("alice (", "bob (")[d["seat"]])
 
 
 def test_a_reader_of_german_gets_the_analysis_panel_in_german(client, alice, bob):

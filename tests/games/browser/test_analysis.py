@@ -1,9 +1,10 @@
 """After the game: a player asks for the analysis on the match page, follows it to its chart,
-and clicks the chart to step the replay to the blunder it marked."""
+and clicks the chart to step the replay to the blunder it marked, where the board marks the
+place of the move the analysis preferred and a key under it says that move in words."""
 
 import pytest
 
-from games.models import Match
+from games.models import Match, MatchAnalysis
 from tests.bots.test_analysis import thrown_away
 from tests.portal.test_browser_axe import violations
 
@@ -24,7 +25,7 @@ def finished_with(record, game, users) -> Match:
     return finished_from(game.slug, users, game.normalise_options({}, len(users)), replayed, stored)
 
 
-def test_a_player_asks_for_the_analysis_and_clicks_the_chart_to_the_blunder(
+def test_a_player_asks_for_the_analysis_and_clicks_the_chart_to_the_blunder_the_board_marks_the_better_move(
     asgi_server, browser, alice, bob, screenshot
 ):
     game, record, step, _wins = thrown_away("territories", 2, 7)
@@ -45,5 +46,49 @@ def test_a_player_asks_for_the_analysis_and_clicks_the_chart_to_the_blunder(
     assert page.locator("#analysis-cursor.shown").count() == 1
     assert page.locator('.analysis-marked li.current[aria-current="step"]').inner_text() == blunder.inner_text()
     assert "current" in (page.get_attribute(f'#moves li[data-index="{step}"]', "class") or "")
+
+    # The board at the blunder marks the place of the move the analysis preferred, and of the
+    # one played, and the key under it says both.
+    result = MatchAnalysis.objects.get(match=match).result
+    assert result is not None
+    judged = next(d for d in result["decisions"] if d["step"] == step)
+    assert judged["grade"] == "blunder" and judged["best"] != judged["action"]
+    best = page.locator("#board .analysis-place.best")
+    best.wait_for(state="attached")
+    key = page.locator("#analysis-board-key")
+    assert key.get_attribute("role") == "status"
+    assert f"Move {step + 1}, " in key.inner_text() and "a blunder" in key.inner_text()
+    assert f"Better: {judged['best_label']}" in key.inner_text()
+    assert f"Played: {judged['label']}" in key.inner_text()
+    assert best.get_attribute("aria-label") == f"Better: {judged['best_label']}"
+    played = page.locator("#board .analysis-place.played")
+    assert played.get_attribute("aria-label") == f"Played: {judged['label']}"
+
+    # The mark stands where the preferred move goes: a farm house's square, or a trunk's line
+    # between its two squares.
+    verb, _, where = judged["best"].partition(":")
+    squares = [page.locator(f'#board .tr-square[data-square="{name}"]').bounding_box() for name in where.split("-")]
+    if verb == "farm":
+        expected = _centre(squares[0])
+    else:
+        a, b = (_centre(box) for box in squares)
+        expected = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    x, y = _centre(best.bounding_box())
+    assert abs(x - expected[0]) < 3 and abs(y - expected[1]) < 3
     assert violations(page) == []
     screenshot(page, "match-analysis")
+
+    # A board drawn anew (narrowed to a phone's width) keeps its marks.
+    page.set_viewport_size({"width": 400, "height": 900})
+    page.wait_for_selector("#board svg.tr-narrow .analysis-place.best", state="attached")
+    assert page.locator("#board .analysis-place").count() == 2
+
+    # The start, no decision's position: no marks, no key.
+    page.get_by_role("button", name="First position").click()
+    page.wait_for_function("() => document.getElementById('replay-pos').textContent.startsWith('Step 0 ')")
+    assert page.locator("#board .analysis-place").count() == 0
+    assert key.inner_text() == ""
+
+
+def _centre(box):
+    return (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
