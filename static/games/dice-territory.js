@@ -491,7 +491,7 @@ function drawPanel(g, view, ctx, moves, lay) {
     line(left ? `${freeLeft} ${gettext("(must be taken)")}` : freeLeft, "dt-text dt-free-left");
     const rolls = view.rolls || [];
     if (!rolls.length) {
-      line(gettext("No dice rolled yet this turn."), "dt-note");
+      for (const l of wrap(gettext("No dice rolled yet this turn."), lay.chars)) line(l, "dt-note");
     } else {
       drawRolls(g, rolls, view, lay, y + 6);
       const perRow = lay.panelW > 500 ? 3 : 2;

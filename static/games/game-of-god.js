@@ -612,8 +612,8 @@ function drawPanel(g, view, ctx, m, w, fs, compact) {
   y += f(4);
 
   // Players: letter, name, pieces in opponents' goal areas (two to a row on a phone).
-  txt(g, pad, y, gettext("Pieces in opponents' goal areas"), "gg-head", f(15));
-  y += line;
+  // Wrapped: longer in some languages than the panel is wide.
+  y = wrapText(g, pad, y, gettext("Pieces in opponents' goal areas"), "gg-head", f(15), inner, line);
   const n = view.num_players || (view.sides || []).length;
   const perRow = compact ? 2 : 1;
   const colW = (inner + 8) / perRow;
