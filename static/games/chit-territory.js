@@ -231,6 +231,19 @@ export function render(container, view, ctx) {
     txt(svg, panelX + 8, panelY + n * (lay.panelH + 10) + 16 + k * 22, line, "ct-legend");
   });
   container.append(svg);
+  fitPanelLines(svg, lay.panelW - 20, wide ? 18 : 17);
+}
+
+// A player's line longer than the panel (a language's longer words: "Cubilete 68: T8 C10…") is
+// narrowed to fit instead of running past the panel's edge. Measured at the stylesheet's size
+// (.ct-line), which the first drawing may precede.
+function fitPanelLines(svg, room, size) {
+  for (const t of svg.querySelectorAll(".ct-panel .ct-line")) {
+    t.setAttribute("font-size", size);
+    if (typeof t.getComputedTextLength !== "function" || t.getComputedTextLength() <= room) continue;
+    t.setAttribute("textLength", room);
+    t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
 }
 
 function drawHeader(svg, view, ctx, moves, buildTypes, buildType) {
