@@ -1,5 +1,7 @@
 // Pieces every board renderer shares: SVG element building, titles, names, the stylesheet.
 
+import { format, gettext, ngettext } from "../js/i18n.js";
+
 export const SVG = "http://www.w3.org/2000/svg";
 
 // An SVG element with the given attributes (null, undefined and false leave one out),
@@ -25,7 +27,7 @@ export function seatName(ctx, i) {
   const named = (ctx.seatNames || [])[i];
   if (named) return named;
   const seat = (ctx.seats || [])[i];
-  return seat && seat.username ? seat.username : `Seat ${i + 1}`;
+  return seat && seat.username ? seat.username : format(gettext("Seat %(number)s"), { number: i + 1 });
 }
 
 // A seat's name for the boards, with "you" for the viewer's own seat folded into the colour it
@@ -34,7 +36,8 @@ export function seatName(ctx, i) {
 export function seatLabel(ctx, i) {
   const name = seatName(ctx, i);
   if (i !== ctx.seat || /^You\b/.test(name)) return name;
-  return /\)$/.test(name) ? `${name.slice(0, -1)}, you)` : `${name} (you)`;
+  const you = gettext("you");
+  return /\)$/.test(name) ? `${name.slice(0, -1)}, ${you})` : `${name} (${you})`;
 }
 
 // A name cut to ``max`` characters; a seat's colour at its end stays whole ("Greedy (red)"
@@ -48,8 +51,8 @@ export function shortName(name, max) {
 
 // A score in words, singular for one: "1 point", "3 points"; short: "1 pt", "3 pts".
 export function points(n, short = false) {
-  const word = short ? "pt" : "point";
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+  const words = short ? ngettext("%(count)s pt", "%(count)s pts", n) : ngettext("%(count)s point", "%(count)s points", n);
+  return format(words, { count: n });
 }
 
 // Link a renderer's own stylesheet once: ``linkStylesheet(new URL("./x.css", import.meta.url))``.

@@ -3,20 +3,41 @@
 // plot; one click when only one type can be built), war (click an opponent's structure) and
 // discard (click a chit of your reserve). "Make peace" stays in the page's button list.
 
-import { SVG, el, linkStylesheet, seatLabel, seatName, shortName, title } from "./board-kit.js";
+import { format, gettext, ngettext } from "../js/i18n.js";
+import { SVG, el, linkStylesheet, points, seatLabel, seatName, shortName, title } from "./board-kit.js";
 
 const TYPES = ["temple", "castle", "town", "farm", "mine", "palace", "army"];
 const LETTER = { temple: "T", castle: "C", town: "W", farm: "F", mine: "M", palace: "P", army: "A" };
 const SEAT_COLOURS = ["#0a5fb4", "#c44e00", "#00785f", "#8e3f8a"];
 const SEAT_SHAPES = ["circle", "square", "diamond", "triangle"];
 const PHASES = {
-  setup: "choosing who starts",
-  draw: "drawing chits",
-  war: "war or peace",
-  build: "building",
-  discard: "discarding",
-  over: "game over",
+  setup: gettext("choosing who starts"),
+  draw: gettext("drawing chits"),
+  war: gettext("war or peace"),
+  build: gettext("building"),
+  discard: gettext("discarding"),
+  over: gettext("game over"),
 };
+// The structures' names (the letters on the chits are the game's notation and stay).
+const TYPE_NAMES = {
+  temple: gettext("temple"),
+  castle: gettext("castle"),
+  town: gettext("town"),
+  farm: gettext("farm"),
+  mine: gettext("mine"),
+  palace: gettext("palace"),
+  army: gettext("army"),
+};
+const CHIT_COUNTS = {
+  temple: (n) => ngettext("%(count)s temple", "%(count)s temples", n),
+  castle: (n) => ngettext("%(count)s castle", "%(count)s castles", n),
+  town: (n) => ngettext("%(count)s town", "%(count)s towns", n),
+  farm: (n) => ngettext("%(count)s farm", "%(count)s farms", n),
+  mine: (n) => ngettext("%(count)s mine", "%(count)s mines", n),
+  palace: (n) => ngettext("%(count)s palace", "%(count)s palaces", n),
+  army: (n) => ngettext("%(count)s army", "%(count)s armies", n),
+};
+const typeName = (type) => TYPE_NAMES[type] || type;
 
 // Board geometry (viewBox units).
 const CELL = 80;
@@ -67,7 +88,8 @@ function seatShape(parent, i, cx, cy, r, cls) {
       const d = r * 1.3;
       const pts = [-90, 30, 150].map((a) => {
         const rad = (a * Math.PI) / 180;
-        return `${(cx + d * Math.cos(rad)).toFixed(1)},${(cy + r * 0.25 + d * Math.sin(rad)).toFixed(1)}`;
+        const [px, py] = [cx + d * Math.cos(rad), cy + r * 0.25 + d * Math.sin(rad)];
+        return `${px.toFixed(1)},${py.toFixed(1)}`;
       });
       return el("polygon", { ...attrs, points: pts.join(" ") }, parent);
     }
@@ -188,7 +210,7 @@ export function render(container, view, ctx) {
     viewBox: `0 0 ${width} ${height}`,
     class: `chit-territory ${wide ? "wide" : "narrow"}`,
     role: "group",
-    "aria-label": "Territory map, reserves, cups and discard piles",
+    "aria-label": gettext("Territory map, reserves, cups and discard piles"),
   });
   svg.addEventListener("click", () => {
     if (selectedType !== null) {
@@ -209,6 +231,19 @@ export function render(container, view, ctx) {
     txt(svg, panelX + 8, panelY + n * (lay.panelH + 10) + 16 + k * 22, line, "ct-legend");
   });
   container.append(svg);
+  fitPanelLines(svg, lay.panelW - 20, wide ? 18 : 17);
+}
+
+// A player's line longer than the panel (a language's longer words: "Cubilete 68: T8 C10…") is
+// narrowed to fit instead of running past the panel's edge. Measured at the stylesheet's size
+// (.ct-line), which the first drawing may precede.
+function fitPanelLines(svg, room, size) {
+  for (const t of svg.querySelectorAll(".ct-panel .ct-line")) {
+    t.setAttribute("font-size", size);
+    if (typeof t.getComputedTextLength !== "function" || t.getComputedTextLength() <= room) continue;
+    t.setAttribute("textLength", room);
+    t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
 }
 
 function drawHeader(svg, view, ctx, moves, buildTypes, buildType) {
@@ -216,12 +251,12 @@ function drawHeader(svg, view, ctx, moves, buildTypes, buildType) {
   const turn = view.turn_player;
   let status;
   if (view.terminal) {
-    status = `Game over after round ${view.round}${view.end ? " · " + view.end : ""}`;
+    status = format(gettext("Game over after round %(round)s"), { round: view.round }) + (view.end ? ` · ${view.end}` : "");
   } else if (view.phase === "setup" || turn === null || turn === undefined) {
-    status = "Choosing who starts";
+    status = gettext("Choosing who starts");
   } else {
-    const who = turn === ctx.seat ? "your turn" : `${seatName(ctx, turn)}'s turn`;
-    status = `Round ${view.round} · ${who} · ${PHASES[view.phase] || view.phase}`;
+    const who = turn === ctx.seat ? gettext("your turn") : format(gettext("%(name)s's turn"), { name: seatName(ctx, turn) });
+    status = format(gettext("Round %(round)s · %(who)s · %(phase)s"), { round: view.round, who, phase: PHASES[view.phase] || view.phase });
   }
   txt(g, 8, 26, status, "ct-status");
   let hint = "";
@@ -236,20 +271,25 @@ function drawHeader(svg, view, ctx, moves, buildTypes, buildType) {
     hintTitle = order.map(([place, i]) => entry(place, i, 200)).join(", ");
   } else if (buildTypes.length) {
     if (buildType) {
-      hint = `Build ${buildTypes.length > 1 ? "a " + buildType : "your " + buildType}: click a highlighted plot.`;
-      if (buildTypes.length > 1) hint += " Esc to choose again.";
+      hint = format(gettext("Build (%(type)s): click a highlighted plot."), { type: typeName(buildType) });
+      if (buildTypes.length > 1) hint += ` ${gettext("Esc to choose again.")}`;
     } else {
-      hint = "Build: choose a structure in your reserve, then a plot.";
+      hint = gettext("Build: choose a structure in your reserve, then a plot.");
     }
   } else if (moves.war.size) {
-    hint = "War: click an opponent's structure to remove it, or make peace below.";
+    hint = gettext("War: click an opponent's structure to remove it, or make peace below.");
   } else if (moves.discard.size) {
-    hint = "Discard: click a chit in your reserve.";
+    hint = gettext("Discard: click a chit in your reserve.");
   } else if (!view.terminal) {
-    hint = view.built_this_round ? "Someone has built this round." : "Nobody has built yet this round.";
+    hint = view.built_this_round ? gettext("Someone has built this round.") : gettext("Nobody has built yet this round.");
     if (view.rounds_without_build) {
       const n = view.rounds_without_build;
-      hint += ` ${n} full round${n > 1 ? "s" : ""} in a row without a build: the game ends after ${view.stall_rounds}.`;
+      const stall = ngettext(
+        "%(count)s full round in a row without a build: the game ends after %(limit)s.",
+        "%(count)s full rounds in a row without a build: the game ends after %(limit)s.",
+        n,
+      );
+      hint += ` ${format(stall, { count: n, limit: view.stall_rounds })}`;
     }
   }
   const hintNode = txt(g, 8, 54, hint, ctx.legal && ctx.legal.length ? "ct-hint mine" : "ct-hint");
@@ -277,7 +317,16 @@ function drawBoard(g, view, ctx, moves, buildType) {
     const counts = terr.counts || [];
     const parts = counts.map((c, i) => `${seatName(ctx, i)} ${c}`).join(", ");
     const ctrl = terr.controller;
-    title(tg, `Territory ${terr.number}: ${parts}; ${ctrl === null || ctrl === undefined ? "controlled by nobody" : "controlled by " + seatName(ctx, ctrl)}`);
+    title(
+      tg,
+      ctrl === null || ctrl === undefined
+        ? format(gettext("Territory %(number)s: %(counts)s; controlled by nobody"), { number: terr.number, counts: parts })
+        : format(gettext("Territory %(number)s: %(counts)s; controlled by %(name)s"), {
+            number: terr.number,
+            counts: parts,
+            name: seatName(ctx, ctrl),
+          }),
+    );
     el("rect", { x, y: y - BAND, width: 3 * CELL, height: BAND, class: "ct-band" }, tg);
     if (ctrl !== null && ctrl !== undefined) {
       el("rect", { x, y: y - BAND, width: 3 * CELL, height: BAND + 3 * CELL, fill: SEAT_COLOURS[ctrl % 4], class: "ct-tint" }, tg);
@@ -313,7 +362,7 @@ function drawBoard(g, view, ctx, moves, buildType) {
       el("path", { d: `M${x + 4} ${y + 76} q9 -8 18 0 t18 0 t18 0 t18 0`, class: "ct-river" }, pg);
     }
     txt(pg, x + 4, y + 14, plot.plot, "ct-plot-name");
-    const terrain = plot.mountain ? ", mountain" : plot.river ? ", river" : "";
+    const terrain = plot.mountain ? gettext(", mountain") : plot.river ? gettext(", river") : "";
     if (plot.structure) {
       const owner = plot.owner;
       const sg = el("g", { class: `ct-structure seat-${owner}` }, pg);
@@ -325,7 +374,15 @@ function drawBoard(g, view, ctx, moves, buildType) {
         el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 37, class: "ct-war-ring" }, pg);
         actionButton(pg, war, ctx);
       } else {
-        title(pg, `${plot.plot}${terrain}: ${seatName(ctx, owner)}'s ${plot.structure}`);
+        title(
+          pg,
+          format(gettext("%(plot)s%(terrain)s: %(name)s's %(structure)s"), {
+            plot: plot.plot,
+            terrain,
+            name: seatName(ctx, owner),
+            structure: typeName(plot.structure),
+          }),
+        );
       }
     } else if (targets && targets.has(plot.plot)) {
       const entry = targets.get(plot.plot);
@@ -334,7 +391,7 @@ function drawBoard(g, view, ctx, moves, buildType) {
       txt(pg, x + CELL / 2, y + CELL / 2 + 10, LETTER[buildType], "ct-ghost", { "text-anchor": "middle" });
       actionButton(pg, entry, ctx);
     } else {
-      title(pg, `${plot.plot}${terrain}: empty`);
+      title(pg, format(gettext("%(plot)s%(terrain)s: empty"), { plot: plot.plot, terrain }));
     }
   }
   // Thick territory borders on top of the plots.
@@ -356,8 +413,8 @@ function countsLine(counts) {
 }
 
 function chits(type, count) {
-  if (type === "army") return count === 1 ? "1 army" : `${count} armies`;
-  return `${count} ${type}${count === 1 ? "" : "s"}`;
+  const words = CHIT_COUNTS[type];
+  return words ? format(words(count), { count }) : `${count} ${type}`;
 }
 
 
@@ -373,7 +430,7 @@ function drawPlayer(g, view, ctx, i, lay, moves, buildTypes, buildType) {
   el("rect", { x: 0, y: 0, width: w, height: lay.panelH, rx: 10, class: "ct-panel-bg" }, g);
   seatShape(g, i, 22, 22, 11, "ct-seat-marker");
   const score = (view.scores || [])[i] ?? 0;
-  const scoreText = `${score} point${score === 1 ? "" : "s"}`;
+  const scoreText = points(score);
   // The name takes the room the score leaves (21-unit bold type, about 13 units a
   // character), cut with its colour kept; the whole name is in the panel's tooltip.
   const label = seatLabel(ctx, i);
@@ -384,16 +441,18 @@ function drawPlayer(g, view, ctx, i, lay, moves, buildTypes, buildType) {
   let status = "";
   if (toMove) {
     const drawn = view.drawn_this_turn || [];
-    status = `▶ to move${drawn.length ? " · drew " + drawn.join(", ") : ""}`;
+    status = drawn.length
+      ? format(gettext("▶ to move · drew %(chits)s"), { chits: drawn.map(typeName).join(", ") })
+      : gettext("▶ to move");
   } else if (view.first_player === i) {
-    status = "starts each round";
+    status = gettext("starts each round");
   }
   if (status) txt(g, 12, 52, status, toMove ? "ct-turn" : "ct-note");
   // Reserve: one chit per type, with its count.
   const size = lay.chit;
   const step = compact ? (w - 20 - size) / 6 : Math.min(size + 28, (w - 20) / 7);
   const top = 62;
-  const rg = el("g", { class: "ct-reserve", "aria-label": `${seatName(ctx, i)}'s reserve` }, g);
+  const rg = el("g", { class: "ct-reserve", "aria-label": format(gettext("%(name)s's reserve"), { name: seatName(ctx, i) }) }, g);
   TYPES.forEach((type, k) => {
     const count = p.reserve[type] || 0;
     const cg = el("g", { class: `ct-chit-g${count ? "" : " empty"}`, "data-type": type }, rg);
@@ -410,12 +469,13 @@ function drawPlayer(g, view, ctx, i, lay, moves, buildTypes, buildType) {
       const plots = moves.build[type].size;
       cg.dataset.select = type;
       cg.setAttribute("aria-pressed", buildType === type ? "true" : "false");
-      clickable(cg, `Choose a ${type} to build (${plots} free plot${plots === 1 ? "" : "s"})`, () => {
+      const choose = ngettext("Choose to build: %(type)s (%(count)s free plot)", "Choose to build: %(type)s (%(count)s free plots)", plots);
+      clickable(cg, format(choose, { type: typeName(type), count: plots }), () => {
         selectedType = selectedType === type ? null : type;
         redraw(type);
       });
     } else {
-      title(cg, `${chits(type, count)} in reserve`);
+      title(cg, format(gettext("%(chits)s in reserve"), { chits: chits(type, count) }));
     }
   });
   const below = top + size + 22;
@@ -423,22 +483,25 @@ function drawPlayer(g, view, ctx, i, lay, moves, buildTypes, buildType) {
   const lh = compact ? 22 : 21;
   let y = below;
   if (compact) {
-    txt(g, 10, y, `Reserve ${p.reserve_total} (keeps ${limit})`, "ct-line");
+    txt(g, 10, y, format(gettext("Reserve %(total)s (keeps %(limit)s)"), { total: p.reserve_total, limit }), "ct-line");
     y += lh;
-    txt(g, 10, y, `Structures on the map: ${p.structures_on_board}`, "ct-line");
+    txt(g, 10, y, format(gettext("Structures on the map: %(count)s"), { count: p.structures_on_board }), "ct-line");
   } else {
-    txt(g, 10, y, `Reserve ${p.reserve_total} (keeps ${limit}) · ${p.structures_on_board} structures on the map`, "ct-line");
+    const line = gettext("Reserve %(total)s (keeps %(limit)s) · %(count)s structures on the map");
+    txt(g, 10, y, format(line, { total: p.reserve_total, limit, count: p.structures_on_board }), "ct-line");
   }
   const cup = countsLine(p.cup);
-  txt(g, 10, (y += lh), `Cup ${p.cup_total}${cup ? ": " + cup : " (empty)"}`, "ct-line");
+  const cupLine = cup ? gettext("Cup %(total)s: %(chits)s") : gettext("Cup %(total)s (empty)");
+  txt(g, 10, (y += lh), format(cupLine, { total: p.cup_total, chits: cup }), "ct-line");
   const pile = countsLine(p.discard);
-  txt(g, 10, (y += lh), `Discards ${p.discard_total}${pile ? ": " + pile : ""}`, "ct-line");
+  const pileLine = pile ? gettext("Discards %(total)s: %(chits)s") : gettext("Discards %(total)s");
+  txt(g, 10, (y += lh), format(pileLine, { total: p.discard_total, chits: pile }), "ct-line");
 }
 
 function legendText(view, perLine) {
-  const items = TYPES.map((t) => `${LETTER[t]} ${t}`);
+  const items = TYPES.map((t) => `${LETTER[t]} ${typeName(t)}`);
   if (view.options && view.options.mountains_rivers) {
-    items.push("▲ mountain: mines on or next to it", "≈ river: farms on or next to it");
+    items.push(gettext("▲ mountain: mines on or next to it"), gettext("≈ river: farms on or next to it"));
   }
   const lines = [];
   for (let k = 0; k < items.length; ) {

@@ -4,27 +4,36 @@
 // order. Clicks: claim or capture a highlighted space; Roll and Stop are drawn as big
 // buttons too (they also stay in the page's button list).
 
+import { format, gettext, ngettext } from "../js/i18n.js";
 import { el, linkStylesheet, points, seatLabel, seatName, shortName, title } from "./board-kit.js";
 
 
 // Okabe-Ito colours (red and green a shade darker, so that their white letters read at 4.5:1),
 // each with its own letter and shape, so no seat relies on colour alone.
 const SEATS = [
-  { colour: "#0072b2", ink: "#fff", letter: "B", name: "blue", shape: "circle" },
-  { colour: "#b84f00", ink: "#fff", letter: "R", name: "red", shape: "square" },
-  { colour: "#00785f", ink: "#fff", letter: "G", name: "green", shape: "diamond" },
-  { colour: "#cc79a7", ink: "#111", letter: "P", name: "pink", shape: "triangle" },
-  { colour: "#e69f00", ink: "#111", letter: "O", name: "orange", shape: "hexagon" },
-  { colour: "#56b4e9", ink: "#111", letter: "S", name: "sky blue", shape: "star" },
+  { colour: "#0072b2", ink: "#fff", letter: "B", name: gettext("blue"), shape: "circle" },
+  { colour: "#b84f00", ink: "#fff", letter: "R", name: gettext("red"), shape: "square" },
+  { colour: "#00785f", ink: "#fff", letter: "G", name: gettext("green"), shape: "diamond" },
+  { colour: "#cc79a7", ink: "#111", letter: "P", name: gettext("pink"), shape: "triangle" },
+  { colour: "#e69f00", ink: "#111", letter: "O", name: gettext("orange"), shape: "hexagon" },
+  { colour: "#56b4e9", ink: "#111", letter: "S", name: gettext("sky blue"), shape: "star" },
 ];
-const RESULTS = {
-  placed: "placed a marker",
-  nothing: "nothing to place",
-  ignored: "repeat forgiven",
-  bust: "BUST",
+const SHAPE_NAMES = {
+  circle: gettext("circle"),
+  square: gettext("square"),
+  diamond: gettext("diamond"),
+  triangle: gettext("triangle"),
+  hexagon: gettext("hexagon"),
+  star: gettext("star"),
 };
-const TAGS = { placed: "placed", nothing: "none", ignored: "forgiven", bust: "BUST" };
-const ENDINGS = { stop: "stopped", capture: "captured and ended the turn", bust: "went bust" };
+const RESULTS = {
+  placed: gettext("placed a marker"),
+  nothing: gettext("nothing to place"),
+  ignored: gettext("repeat forgiven"),
+  bust: gettext("BUST"),
+};
+const TAGS = { placed: gettext("placed"), nothing: gettext("none"), ignored: gettext("forgiven"), bust: gettext("BUST") };
+const ENDINGS = { stop: gettext("stopped"), capture: gettext("captured and ended the turn"), bust: gettext("went bust") };
 const PIPS = {
   1: [[0, 0]],
   2: [[-1, -1], [1, 1]],
@@ -72,7 +81,7 @@ function txt(parent, x, y, content, cls, extra) {
 
 
 function who(ctx, i) {
-  return i === ctx.seat ? "you" : seatName(ctx, i);
+  return i === ctx.seat ? gettext("you") : seatName(ctx, i);
 }
 
 
@@ -178,7 +187,7 @@ function die(parent, x, y, size, value) {
   for (const [dx, dy] of PIPS[value] || []) {
     el("circle", { cx: x + c + dx * off, cy: y + c + dy * off, r: size * 0.09, class: "dt-pip" }, g);
   }
-  title(g, `a die showing ${value}`);
+  title(g, format(gettext("a die showing %(value)s"), { value }));
   return g;
 }
 
@@ -230,7 +239,7 @@ export function render(container, view, ctx) {
   const svg = el("svg", {
     class: `dice-territory ${wide ? "dt-wide" : "dt-narrow"}`,
     role: "group",
-    "aria-label": "Dice territory board: the addition table, the dice of this turn, the card and the turn order",
+    "aria-label": gettext("Dice territory board: the addition table, the dice of this turn, the card and the turn order"),
   });
   const bg = el("rect", { x: 0, y: 0, width, class: "dt-bg" }, svg);
 
@@ -256,39 +265,44 @@ function drawHeader(svg, view, ctx, moves, wide) {
   let hintTitle = "";
   const turn = view.turn;
   if (view.terminal) {
-    status = `Game over after ${view.rounds} rounds`;
+    status = format(gettext("Game over after %(rounds)s rounds"), { rounds: view.rounds });
     const order = (view.ranking || []).map((place, i) => [place, i]).sort((a, b) => a[0] - b[0]);
     // The winners by their whole names (the places follow on the panel), a tooltip with them all.
     const winners = order.filter(([place]) => place === 1).map(([, i]) => seatLabel(ctx, i));
     // As much of them as the header's width holds (a character is about 0.56 of the text size).
     const room = Math.floor(((wide ? BOARD_W + GAP + SIDE_W : BOARD_W) - 16) / ((wide ? 19 : 24) * 0.56));
-    hint = `${winners.length > 1 ? "Shared win" : "Won by"}: ${winners.join(" and ")}`;
+    hint = winners.length > 1
+      ? format(gettext("Shared win: %(names)s"), { names: winners.join(gettext(" and ")) })
+      : format(gettext("Won by: %(name)s"), { name: winners[0] });
     if (hint.length > room) hint = `${hint.slice(0, room - 1)}…`;
     hintTitle = order.map(([place, i]) => `${place}. ${seatName(ctx, i)}: ${points(view.scores[i])}`).join("; ");
   } else if (!view.round) {
-    status = "Setting up: who plays first?";
+    status = gettext("Setting up: who plays first?");
   } else if (turn === null || turn === undefined) {
-    status = `Round ${view.round} of ${view.rounds} · drawing the next card`;
+    status = format(gettext("Round %(round)s of %(rounds)s · drawing the next card"), { round: view.round, rounds: view.rounds });
   } else {
     const mine = turn === ctx.seat;
-    status = `Round ${view.round} of ${view.rounds} · ${mine ? "your turn" : shortName(seatName(ctx, turn), 16) + "'s turn"}`;
+    const whose = mine ? gettext("your turn") : format(gettext("%(name)s's turn"), { name: shortName(seatName(ctx, turn), 16) });
+    status = format(gettext("Round %(round)s of %(rounds)s · %(who)s"), { round: view.round, rounds: view.rounds, who: whose });
     if (mine && moves.any) {
       if (moves.claim.size || moves.capture.size) {
-        const n = view.placing ? view.placing.number : "";
-        if (moves.claim.size && moves.capture.size) hint = `Click a ${n}: claim a free one or capture.`;
-        else if (moves.capture.size) hint = `All the ${n}s are taken: click one to capture.`;
-        else hint = view.placing && view.placing.number === 7 && view.card && view.card.letter === "G" ? "Lucky seven: click any free space." : `Click a highlighted ${n} to claim it.`;
+        const number = view.placing ? view.placing.number : "";
+        const lucky = view.placing && view.placing.number === 7 && view.card && view.card.letter === "G";
+        if (moves.claim.size && moves.capture.size) hint = format(gettext("Click a %(number)s: claim a free one or capture."), { number });
+        else if (moves.capture.size) hint = format(gettext("All the %(number)ss are taken: click one to capture."), { number });
+        else hint = lucky ? gettext("Lucky seven: click any free space.") : format(gettext("Click a highlighted %(number)s to claim it."), { number });
       } else if (moves.stop) {
-        hint = "Roll again, or stop to keep your markers.";
+        hint = gettext("Roll again, or stop to keep your markers.");
       } else if (moves.roll) {
-        hint = `Roll the dice (${view.free_rolls_left} free roll${view.free_rolls_left === 1 ? "" : "s"} left).`;
+        const count = view.free_rolls_left;
+        hint = format(ngettext("Roll the dice (%(count)s free roll left).", "Roll the dice (%(count)s free rolls left).", count), { count });
       }
     } else if (view.placing) {
-      hint = `${shortName(seatName(ctx, turn), 14)} is placing on a ${view.placing.number}.`;
+      hint = format(gettext("%(name)s is placing on a %(number)s."), { name: shortName(seatName(ctx, turn), 14), number: view.placing.number });
     } else if (view.chance) {
-      hint = "The dice are rolling…";
+      hint = gettext("The dice are rolling…");
     } else {
-      hint = `Waiting for ${shortName(seatName(ctx, turn), 20)}.`;
+      hint = format(gettext("Waiting for %(names)s."), { names: shortName(seatName(ctx, turn), 20) });
     }
   }
   txt(g, 8, wide ? 28 : 32, status, "dt-status");
@@ -333,7 +347,7 @@ function drawBoard(g, view, ctx, moves) {
     }
     txt(sg, x + 6, y + 17, sp.space, "dt-name");
     txt(sg, x + 33, y + 56, String(sp.number), "dt-number", { "text-anchor": "middle" });
-    txt(sg, x + 6, y + CELL - 9, `${sp.value} pt${sp.value === 1 ? "" : "s"}`, "dt-value");
+    txt(sg, x + 6, y + CELL - 9, points(sp.value, true), "dt-value");
     const pcx = x + CELL - 24;
     const pcy = y + CELL - 30;
     if (owner !== null && owner !== undefined) piece(sg, owner, pcx, pcy, 17);
@@ -347,10 +361,16 @@ function drawBoard(g, view, ctx, moves) {
       el("circle", { cx: pcx, cy: pcy, r: 23, class: "dt-capture-ring" }, sg);
       clickable(sg, capture, ctx);
     } else {
-      let held = "free";
-      if (sp.marker) held = `a white marker of ${turn === null || turn === undefined ? "this turn" : seatName(ctx, turn)} (this turn)`;
-      else if (owner !== null && owner !== undefined) held = `held by ${seatName(ctx, owner)}`;
-      title(sg, `${sp.space}: number ${sp.number}, worth ${points(sp.value)}, ${held}${best.has(sp.space) ? ", in your best group" : ""}`);
+      let held = gettext("free");
+      if (sp.marker) {
+        held = turn === null || turn === undefined
+          ? gettext("a white marker of this turn")
+          : format(gettext("a white marker of %(name)s (this turn)"), { name: seatName(ctx, turn) });
+      } else if (owner !== null && owner !== undefined) {
+        held = format(gettext("held by %(name)s"), { name: seatName(ctx, owner) });
+      }
+      const about = { space: sp.space, number: sp.number, worth: points(sp.value), held };
+      title(sg, format(gettext("%(space)s: number %(number)s, worth %(worth)s, %(held)s"), about) + (best.has(sp.space) ? gettext(", in your best group") : ""));
     }
   }
   // The viewer's best group: an outline along its outer edges.
@@ -386,9 +406,11 @@ function drawPanel(g, view, ctx, moves, lay) {
   };
 
   // Round and card.
-  let roundText = view.round ? `Round ${view.round} of ${view.rounds}` : `A game of ${view.rounds} rounds`;
-  if (view.terminal) roundText = `All ${view.rounds} rounds played · last card:`;
-  else if (view.card) roundText += " · card in force:";
+  let roundText = view.round
+    ? format(gettext("Round %(round)s of %(rounds)s"), { round: view.round, rounds: view.rounds })
+    : format(gettext("A game of %(rounds)s rounds"), { rounds: view.rounds });
+  if (view.terminal) roundText = format(gettext("All %(rounds)s rounds played · last card:"), { rounds: view.rounds });
+  else if (view.card) roundText += ` · ${gettext("card in force:")}`;
   y += 4;
   line(roundText, "dt-section");
   y += 4;
@@ -396,8 +418,8 @@ function drawPanel(g, view, ctx, moves, lay) {
   const cg = el("g", { class: "dt-card" }, g);
   const cardTop = y;
   const letter = card ? card.letter || "?" : "–";
-  const name = card ? (card.letter ? card.name : "A hidden card") : "No card yet";
-  const body = card ? card.text : "A card is drawn at the start of each round.";
+  const name = card ? (card.letter ? card.name : gettext("A hidden card")) : gettext("No card yet");
+  const body = card ? card.text : gettext("A card is drawn at the start of each round.");
   const textX = 64;
   const bodyLines = wrap(body, Math.floor(lay.chars * (w - textX) / w));
   const cardH = 16 + lay.lh * (1 + bodyLines.length) + 8;
@@ -412,7 +434,7 @@ function drawPanel(g, view, ctx, moves, lay) {
   if (played.length) {
     y += 4;
     const earlier = played.map((c) => `${c.letter} ${c.name} (${c.round})`).join(", ");
-    for (const l of wrap(`Earlier cards (round): ${earlier}`, lay.chars)) line(l, "dt-note");
+    for (const l of wrap(format(gettext("Earlier cards (round): %(cards)s"), { cards: earlier }), lay.chars)) line(l, "dt-note");
   }
 
   // Turn order, with every player's colour, letter and score.
@@ -420,16 +442,16 @@ function drawPanel(g, view, ctx, moves, lay) {
   const seats = [...Array(view.num_players || 0).keys()];
   let order = (view.turn_order || []).length ? view.turn_order : seats;
   if (view.terminal && view.ranking) order = seats.sort((p, q) => view.ranking[p] - view.ranking[q] || p - q);
-  line(view.terminal ? "Final places" : view.round ? "Turn order this round" : "Players", "dt-section");
+  line(view.terminal ? gettext("Final places") : view.round ? gettext("Turn order this round") : gettext("Players"), "dt-section");
   const pos = view.turn === null || view.turn === undefined ? (view.round ? order.length : -1) : order.indexOf(view.turn);
   order.forEach((seat, k) => {
     const rg = el("g", { class: `dt-player${seat === view.turn && !view.terminal ? " to-move" : ""}${seat === ctx.seat ? " me" : ""}`, "data-seat": seat }, g);
     const place = view.terminal ? (view.ranking || [])[seat] : null;
     let state = "";
-    if (place === 1) state = "winner";
+    if (place === 1) state = gettext("winner");
     else if (view.terminal) state = "";
-    else if (pos >= 0 && k < pos) state = "played";
-    else if (k === pos) state = "▶ playing";
+    else if (pos >= 0 && k < pos) state = gettext("played");
+    else if (k === pos) state = gettext("▶ playing");
     const score = (view.scores || [])[seat] ?? 0;
     const right = `${state ? state + " · " : ""}${points(score, true)}`;
     // The name is written whole: beside the state and the score when it fits (a character
@@ -453,7 +475,9 @@ function drawPanel(g, view, ctx, moves, lay) {
     }
     const owned = (view.owned_value || [])[seat] ?? 0;
     const s = SEATS[seat % SEATS.length];
-    title(rg, `${seatName(ctx, seat)}: ${s.name} ${s.shape} "${s.letter}"; best group ${points(score)}, all spaces ${points(owned)}${view.first_player === seat ? "; first player" : ""}`);
+    const about = { name: seatName(ctx, seat), colour: s.name, shape: SHAPE_NAMES[s.shape], letter: s.letter, best: points(score), all: points(owned) };
+    const first = view.first_player === seat ? gettext("; first player") : "";
+    title(rg, format(gettext('%(name)s: %(colour)s %(shape)s "%(letter)s"; best group %(best)s, all spaces %(all)s'), about) + first);
     y += rowH;
   });
 
@@ -461,31 +485,35 @@ function drawPanel(g, view, ctx, moves, lay) {
   y += 8;
   const turn = view.turn;
   if (!view.terminal && turn !== null && turn !== undefined) {
-    line(turn === ctx.seat ? "Your turn" : `${shortName(seatName(ctx, turn), 18)}'s turn`, "dt-section");
+    line(turn === ctx.seat ? gettext("Your turn") : format(gettext("%(name)s's turn"), { name: shortName(seatName(ctx, turn), 18) }), "dt-section");
     const left = view.free_rolls_left ?? 0;
-    line(`Free rolls left: ${left} of ${view.free_rolls}${left ? " (must be taken)" : ""}`, "dt-text dt-free-left");
+    const freeLeft = format(gettext("Free rolls left: %(left)s of %(free)s"), { left, free: view.free_rolls });
+    line(left ? `${freeLeft} ${gettext("(must be taken)")}` : freeLeft, "dt-text dt-free-left");
     const rolls = view.rolls || [];
     if (!rolls.length) {
-      line("No dice rolled yet this turn.", "dt-note");
+      for (const l of wrap(gettext("No dice rolled yet this turn."), lay.chars)) line(l, "dt-note");
     } else {
       drawRolls(g, rolls, view, lay, y + 6);
       const perRow = lay.panelW > 500 ? 3 : 2;
       y += 6 + Math.ceil(rolls.length / perRow) * ROLL_H;
       const seen = [...new Set(rolls.map((r) => r.number))].sort((a, b) => a - b);
-      const msg = left ? `Rolled: ${seen.join(", ")}` : `Rolled: ${seen.join(", ")}: any of these again busts`;
+      const rolled = left ? gettext("Rolled: %(numbers)s") : gettext("Rolled: %(numbers)s: any of these again busts");
+      const msg = format(rolled, { numbers: seen.join(", ") });
       for (const l of wrap(msg, lay.chars)) line(l, left ? "dt-note" : "dt-text dt-warn");
     }
     if (view.placing) {
       const p = view.placing;
-      const anywhere = p.number === 7 && view.card && view.card.letter === "G" ? " or any free space" : "";
-      line(`Placing on a ${p.number}${anywhere}${p.markers_left > 1 ? ` (${p.markers_left} markers)` : ""}`, "dt-text dt-strong");
+      const anywhere = p.number === 7 && view.card && view.card.letter === "G";
+      let placing = format(anywhere ? gettext("Placing on a %(number)s or any free space") : gettext("Placing on a %(number)s"), { number: p.number });
+      if (p.markers_left > 1) placing += ` ${format(gettext("(%(count)s markers)"), { count: p.markers_left })}`;
+      line(placing, "dt-text dt-strong");
     }
     if (moves.roll || moves.stop) {
       y += 10;
       const bw = moves.stop ? (w - 12) / 2 : w;
       const bh = lay.big * 2.4;
-      if (moves.roll) bigButton(g, 0, y, bw, bh, "Roll", moves.roll, ctx, "roll");
-      if (moves.stop) bigButton(g, moves.roll ? bw + 12 : 0, y, bw, bh, "Stop", moves.stop, ctx, "stop");
+      if (moves.roll) bigButton(g, 0, y, bw, bh, gettext("Roll"), moves.roll, ctx, "roll");
+      if (moves.stop) bigButton(g, moves.roll ? bw + 12 : 0, y, bw, bh, gettext("Stop"), moves.stop, ctx, "stop");
       y += bh + 4;
     }
   }
@@ -494,21 +522,24 @@ function drawPanel(g, view, ctx, moves, lay) {
   const lt = view.last_turn;
   if (lt) {
     y += 8;
-    const lastDice = view.last_chance && view.last_chance.kind === "dice" && lt.ended_by === "bust" ? ` on ${view.last_chance.number}` : "";
-    const kept = lt.kept && lt.kept.length ? `, kept ${lt.kept.join(" ")}` : ", kept nothing";
-    const msg = `Last turn: ${who(ctx, lt.seat)} ${ENDINGS[lt.ended_by] || lt.ended_by}${lastDice}${kept}.`;
+    const bustOn = view.last_chance && view.last_chance.kind === "dice" && lt.ended_by === "bust";
+    const lastDice = bustOn ? ` ${format(gettext("on %(number)s"), { number: view.last_chance.number })}` : "";
+    const kept = lt.kept && lt.kept.length ? format(gettext("kept %(spaces)s"), { spaces: lt.kept.join(" ") }) : gettext("kept nothing");
+    const ending = `${ENDINGS[lt.ended_by] || lt.ended_by}${lastDice}`;
+    const msg = format(gettext("Last turn: %(who)s %(ending)s, %(kept)s."), { who: who(ctx, lt.seat), ending, kept });
     for (const l of wrap(msg, lay.chars)) line(l, "dt-note");
   }
 
   // Key.
   y += 8;
   const key = [
-    "Big number: the space's number; pts: its value.",
-    "White disc: a marker of this turn.",
+    gettext("Big number: the space's number; pts: its value."),
+    gettext("White disc: a marker of this turn."),
   ];
   if (ctx.seat !== null && ctx.seat !== undefined) {
     const mine = (view.best_group || [])[ctx.seat] || [];
-    key.push(mine.length ? `Gold outline: your best group (${points((view.scores || [])[ctx.seat] ?? 0)}).` : "Gold outline: your best group (none yet).");
+    const best = points((view.scores || [])[ctx.seat] ?? 0);
+    key.push(mine.length ? format(gettext("Gold outline: your best group (%(points)s)."), { points: best }) : gettext("Gold outline: your best group (none yet)."));
   }
   for (const k of key) for (const l of wrap(k, lay.chars + 4)) line(l, "dt-key");
   return y + 4;
@@ -519,7 +550,7 @@ const ROLL_H = 52;
 function drawRolls(g, rolls, view, lay, top) {
   const perRow = lay.panelW > 500 ? 3 : 2;
   const colW = lay.panelW / perRow;
-  const rg = el("g", { class: "dt-rolls", "aria-label": "Rolls of this turn" }, g);
+  const rg = el("g", { class: "dt-rolls", "aria-label": gettext("Rolls of this turn") }, g);
   rolls.forEach((roll, k) => {
     const x = (k % perRow) * colW;
     const y = top + Math.floor(k / perRow) * ROLL_H;
@@ -529,9 +560,13 @@ function drawRolls(g, rolls, view, lay, top) {
     die(one, x + 6, y + 6, 34, roll.dice[0]);
     die(one, x + 44, y + 6, 34, roll.dice[1]);
     txt(one, x + 84, y + 31, `=${roll.number}`, "dt-roll-number");
-    txt(one, x + colW - 12, y + 21, free ? "free" : "extra", `dt-roll-kind${free ? " free" : ""}`, { "text-anchor": "end" });
+    txt(one, x + colW - 12, y + 21, free ? gettext("free") : gettext("extra"), `dt-roll-kind${free ? " free" : ""}`, { "text-anchor": "end" });
     txt(one, x + colW - 12, y + 40, TAGS[roll.result] || roll.result, `dt-roll-tag ${roll.result}`, { "text-anchor": "end" });
-    title(one, `Roll ${k + 1}${free ? " (free)" : ""}: ${roll.dice[0]} and ${roll.dice[1]} make ${roll.number}; ${RESULTS[roll.result] || roll.result}`);
+    const about = { n: k + 1, a: roll.dice[0], b: roll.dice[1], number: roll.number, result: RESULTS[roll.result] || roll.result };
+    const rollWords = free
+      ? gettext("Roll %(n)s (free): %(a)s and %(b)s make %(number)s; %(result)s")
+      : gettext("Roll %(n)s: %(a)s and %(b)s make %(number)s; %(result)s");
+    title(one, format(rollWords, about));
   });
 }
 

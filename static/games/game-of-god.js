@@ -9,21 +9,24 @@
 // chooser names several, one at a time, and the named ones are crossed out). Passing, trapping
 // and sparing stay in the page's button list.
 
+import { format, gettext, ngettext } from "../js/i18n.js";
 import { SVG, el, linkStylesheet, seatLabel, seatName, shortName as shorten, title as tip } from "./board-kit.js";
 
 const SIZE = 8;
 const COLUMNS = "abcdefgh";
 const SIDE_LETTER = { North: "N", East: "E", South: "S", West: "W" };
 const SIDE_CLASS = { North: "north", East: "east", South: "south", West: "west" };
+// The sides' names as people read them (the view's "North"… and the letters stay the game's).
+const SIDE_NAMES = { North: gettext("North"), East: gettext("East"), South: gettext("South"), West: gettext("West") };
 const STEP_WORDS = {
-  chooser: "the dice pick who chooses the empty goal squares",
-  vacant: "choosing the empty goal squares",
-  first: "the dice pick who moves first",
-  move: "moving a piece",
-  challenge: "challenge a lone piece or pass",
-  dice: "challenger and defender roll a die each",
-  defender: "the defender chooses: trap or spare",
-  over: "game over",
+  chooser: gettext("the dice pick who chooses the empty goal squares"),
+  vacant: gettext("choosing the empty goal squares"),
+  first: gettext("the dice pick who moves first"),
+  move: gettext("moving a piece"),
+  challenge: gettext("challenge a lone piece or pass"),
+  dice: gettext("challenger and defender roll a die each"),
+  defender: gettext("the defender chooses: trap or spare"),
+  over: gettext("game over"),
 };
 
 // Geometry in viewBox units.
@@ -182,7 +185,7 @@ export function render(container, view, ctx) {
     viewBox: `0 0 ${width} ${boardH}`,
     class: `game-of-god ${wide ? "wide" : "narrow"}`,
     role: "group",
-    "aria-label": "Game of God board: stacks, goal areas, last move and dice",
+    "aria-label": gettext("Game of God board: stacks, goal areas, last move and dice"),
   });
   svg.addEventListener("click", () => {
     if (selected !== null) {
@@ -305,14 +308,15 @@ function setUpPreview(parent, view, x, y, seat, name) {
   const g = el("g", { class: "gg-preview" }, parent);
   drawStack(g, view, x, y, [seat, seat], [], [], seat, name);
   const t = g.querySelector("title");
-  if (t) t.textContent = `${name}: a pair of ${sideOf(view, seat)}'s pieces will stand here unless this square is left empty`;
+  const words = gettext("%(square)s: a pair of %(side)s's pieces will stand here unless this square is left empty");
+  if (t) t.textContent = format(words, { square: name, side: sideName(view, seat) });
 }
 
 function crossOut(parent, x, y, name) {
   const s = el("g", { class: "gg-named-empty" }, parent);
   el("line", { x1: x + 16, y1: y + 16, x2: x + CELL - 16, y2: y + CELL - 16 }, s);
   el("line", { x1: x + CELL - 16, y1: y + 16, x2: x + 16, y2: y + CELL - 16 }, s);
-  tip(s, `${name} stays empty`);
+  tip(s, format(gettext("%(square)s stays empty"), { square: name }));
 }
 
 function drawGoalBand(g, view, ctx, side, seat, full) {
@@ -324,13 +328,15 @@ function drawGoalBand(g, view, ctx, side, seat, full) {
   // The label fits its band (the full name is in the band's tooltip): the name gets what the
   // side's words leave, and the words go first when even a short name would not fit.
   const fits = Math.floor((squares.length * CELL - 12) / (BAND_FONT * 0.6));
-  const head = `${letter} · ${side} goal area · `;
+  const sideWord = SIDE_NAMES[side] || side;
+  const head = `${letter} · ${format(gettext("%(side)s goal area"), { side: sideWord })} · `;
   const label =
     fits - head.length >= 8
-      ? `${head}${shorten(name, Math.min(most, fits - head.length))}`
-      : `${letter} · ${shorten(name, Math.max(4, fits - 4))}`;
+      ? head + shorten(name, Math.min(most, fits - head.length))
+      : `${letter} · ` + shorten(name, Math.max(4, fits - 4));
   const band = el("g", { class: "gg-goal-band" }, g);
-  tip(band, `${side}'s goal area (${seatName(ctx, seat)}): opponents' pieces that reach it are frozen there.`);
+  const about = { side: sideWord, name: seatName(ctx, seat) };
+  tip(band, format(gettext("%(side)s's goal area (%(name)s): opponents' pieces that reach it are frozen there."), about));
   if (side === "North" || side === "South") {
     const cols = squares.map(([c]) => c);
     const x0 = Math.min(...cols) * CELL;
@@ -384,15 +390,18 @@ function drawStack(parent, view, x, y, stack, frozenLevels, trappedLevels, home,
   }
   const counts = {};
   for (const s of stack) counts[letterOf(view, s)] = (counts[letterOf(view, s)] || 0) + 1;
-  const parts = [`${name}: ${n === 1 ? "1 piece" : `${n} pieces`} (${stack.map((s) => letterOf(view, s)).join(", ")} from bottom to top)`];
+  const letters = stack.map((s) => letterOf(view, s)).join(", ");
+  const pieces = ngettext("%(square)s: %(count)s piece (%(letters)s from bottom to top)", "%(square)s: %(count)s pieces (%(letters)s from bottom to top)", n);
+  const parts = [format(pieces, { square: name, count: n, letters })];
   if (frozenLevels.length) {
     snowflake(g, x + 9, y + 11, 7);
-    const side = home !== undefined ? sideOf(view, home) : "";
-    parts.push(`${frozenLevels.length} frozen in ${side}'s goal area`);
+    const side = home !== undefined ? sideName(view, home) : "";
+    parts.push(format(gettext("%(count)s frozen in %(side)s's goal area"), { count: frozenLevels.length, side }));
   }
   if (trappedLevels.length) {
     padlock(g, x + 9, bottom - 8);
-    parts.push(`${trappedLevels.length === 1 ? "the bottom piece is" : `${trappedLevels.length} pieces are`} trapped`);
+    const count = trappedLevels.length;
+    parts.push(count === 1 ? gettext("the bottom piece is trapped") : format(gettext("%(count)s pieces are trapped"), { count }));
   }
   tip(g, parts.join("; "));
 }
@@ -446,8 +455,18 @@ function drawClickables(g, view, ctx, m, goals) {
     node.setAttribute("aria-pressed", isSel ? "true" : "false");
     const n = (stacks[from] || []).length;
     const label = isSel
-      ? `Your stack on ${from} is picked (${tos.size} target${tos.size === 1 ? "" : "s"}); click it again to put it back`
-      : `Pick your stack on ${from} (${n} piece${n === 1 ? "" : "s"}) to move its top piece`;
+      ? format(
+          ngettext(
+            "Your stack on %(square)s is picked (%(count)s target); click it again to put it back",
+            "Your stack on %(square)s is picked (%(count)s targets); click it again to put it back",
+            tos.size,
+          ),
+          { square: from, count: tos.size },
+        )
+      : format(
+          ngettext("Pick your stack on %(square)s (%(count)s piece) to move its top piece", "Pick your stack on %(square)s (%(count)s pieces) to move its top piece", n),
+          { square: from, count: n },
+        );
     clickable(node, label, () => {
       selected = isSel ? null : from;
       if (selected) redraw(`[data-action^="move:${from}-"]`);
@@ -537,7 +556,7 @@ function dieFace(g, x, y, size, n, cls) {
     6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]],
   }[n] || [];
   for (const [sx, sy] of spots) el("circle", { cx: x + sx * p, cy: y + sy * p, r: size * 0.09, class: "gg-pip" }, d);
-  tip(d, `rolled ${n}`);
+  tip(d, format(gettext("rolled %(number)s"), { number: n }));
   return d;
 }
 
@@ -546,8 +565,13 @@ function chipLetter(g, cx, cy, r, view, seat) {
   txt(g, cx, cy + r * 0.38, letterOf(view, seat), "gg-disc-letter", Math.round(r * 1.1), { "text-anchor": "middle" });
 }
 
+function sideName(view, seat) {
+  const side = sideOf(view, seat);
+  return SIDE_NAMES[side] || side;
+}
+
 function who(view, ctx, seat) {
-  return `${seatName(ctx, seat)} (${sideOf(view, seat)})`;
+  return `${seatName(ctx, seat)} (${sideName(view, seat)})`;
 }
 
 // The panel beside the board (desktop) or under it (phone, ``compact``: fewer, denser lines).
@@ -562,7 +586,7 @@ function drawPanel(g, view, ctx, m, w, fs, compact) {
   // Whose turn and which step.
   const status = el("g", { class: "gg-status" }, g);
   if (view.terminal) {
-    txt(status, pad, y, "Game over", "gg-title", f(19));
+    txt(status, pad, y, gettext("Game over"), "gg-title", f(19));
     y += line;
     y = wrapText(status, pad, y, view.prompt || "", "gg-line", f(15), inner, line);
   } else {
@@ -570,24 +594,26 @@ function drawPanel(g, view, ctx, m, w, fs, compact) {
     if (actor !== null && actor !== undefined) {
       const mine = ctx.seat === actor;
       chipLetter(status, pad + f(10), y - f(6), f(10), view, actor);
-      const head = mine ? "Your turn" : `${shorten(seatName(ctx, actor), 16)} to play`;
+      const head = mine ? gettext("Your turn") : format(gettext("%(name)s to play"), { name: shorten(seatName(ctx, actor), 16) });
       txt(status, pad + f(26), y, head, "gg-title", f(18));
     } else {
-      txt(status, pad, y, "Dice", "gg-title", f(18));
+      txt(status, pad, y, gettext("Dice"), "gg-title", f(18));
     }
     y += line;
-    y = wrapText(status, pad, y, `Step: ${STEP_WORDS[view.step] || view.step}`, "gg-line strong", f(15), inner, line);
+    const stepWords = format(gettext("Step: %(step)s"), { step: STEP_WORDS[view.step] || view.step });
+    y = wrapText(status, pad, y, stepWords, "gg-line strong", f(15), inner, line);
     const hint = hintFor(view, ctx, m);
     if (hint) y = wrapText(status, pad, y, hint, "gg-line hint", f(14), inner, line);
   }
   if (!compact && ctx.seat !== null && ctx.seat !== undefined && view.sides) {
-    y = wrapText(g, pad, y, `You play ${sideOf(view, ctx.seat)} (${letterOf(view, ctx.seat)}).`, "gg-line muted", f(14), inner, line);
+    const yours = format(gettext("You play %(side)s (%(letter)s)."), { side: sideName(view, ctx.seat), letter: letterOf(view, ctx.seat) });
+    y = wrapText(g, pad, y, yours, "gg-line muted", f(14), inner, line);
   }
   y += f(4);
 
   // Players: letter, name, pieces in opponents' goal areas (two to a row on a phone).
-  txt(g, pad, y, "Pieces in opponents' goal areas", "gg-head", f(15));
-  y += line;
+  // Wrapped: longer in some languages than the panel is wide.
+  y = wrapText(g, pad, y, gettext("Pieces in opponents' goal areas"), "gg-head", f(15), inner, line);
   const n = view.num_players || (view.sides || []).length;
   const perRow = compact ? 2 : 1;
   const colW = (inner + 8) / perRow;
@@ -600,20 +626,24 @@ function drawPanel(g, view, ctx, m, w, fs, compact) {
     const room = Math.floor((colW - f(24) - textWidth(count, f(15)) - 12) / (f(15) * 0.56));
     txt(row, x + f(24), y, shorten(seatLabel(ctx, s), Math.max(4, Math.min(ctx.seat === s ? 22 : 16, room))), "gg-line", f(15));
     txt(row, x + colW - 12, y, count, "gg-line strong", f(15), { "text-anchor": "end" });
-    tip(row, `${who(view, ctx, s)}: ${count} pieces in opponents' goal areas${view.winner === s ? " — winner" : ""}`);
+    const inGoal = format(gettext("%(name)s: %(count)s pieces in opponents' goal areas"), { name: who(view, ctx, s), count });
+    tip(row, view.winner === s ? `${inGoal} — ${gettext("winner")}` : inGoal);
     if (s % perRow === perRow - 1 || s === n - 1) y += line;
   }
-  const moves = `Moves played: ${view.moves_played || 0} of ${view.move_limit || 400}`;
-  const lastMove = view.last_move ? `Last move: ${view.last_move[0]} → ${view.last_move[1]}` : "";
+  const played = { played: view.moves_played || 0, limit: view.move_limit || 400 };
+  const moves = format(gettext("Moves played: %(played)s of %(limit)s"), played);
+  const lastMove = view.last_move ? format(gettext("Last move: %(from)s → %(to)s"), { from: view.last_move[0], to: view.last_move[1] }) : "";
   if (compact) {
-    y = wrapText(g, pad, y, lastMove ? `${lastMove} · ${view.moves_played || 0} of ${view.move_limit || 400} moves` : moves, "gg-line", f(14), inner, line);
+    const both = lastMove ? `${lastMove} · ${format(gettext("%(played)s of %(limit)s moves"), played)}` : moves;
+    y = wrapText(g, pad, y, both, "gg-line", f(14), inner, line);
   } else {
     y = wrapText(g, pad, y, moves, "gg-line muted", f(14), inner, line);
     if (lastMove) y = wrapText(g, pad, y, lastMove, "gg-line", f(15), inner, line);
   }
   const pieces = (view.pieces_per_player || [])[0];
   if (pieces && view.standard_pieces && pieces !== view.standard_pieces) {
-    y = wrapText(g, pad, y, `${pieces} pieces each (standard: ${view.standard_pieces})`, "gg-line strong", f(14), inner, line);
+    const each = format(gettext("%(count)s pieces each (standard: %(standard)s)"), { count: pieces, standard: view.standard_pieces });
+    y = wrapText(g, pad, y, each, "gg-line strong", f(14), inner, line);
   }
   if (view.vacant && view.vacant.some((v) => v && v.length) && (!compact || (view.moves_played || 0) === 0)) {
     // One choice per pair of opposite sides: "N/S column d", "E/W rows 2, 5".
@@ -621,13 +651,16 @@ function drawPanel(g, view, ctx, m, w, fs, compact) {
     view.vacant.forEach((named, s) => {
       const labels = [].concat(named || []);
       if (!labels.length) return;
-      const plural = labels.length > 1 ? "s" : "";
-      const what = /^[a-h]$/.test(labels[0]) ? `column${plural} ${labels.join(", ")}` : `row${plural} ${labels.join(", ")}`;
+      const listed = { labels: labels.join(", ") };
+      const what = /^[a-h]$/.test(labels[0])
+        ? format(ngettext("column %(labels)s", "columns %(labels)s", labels.length), listed)
+        : format(ngettext("row %(labels)s", "rows %(labels)s", labels.length), listed);
       if (!pairs.has(what)) pairs.set(what, []);
       pairs.get(what).push(letterOf(view, s));
     });
     const parts = [...pairs].map(([what, letters]) => `${letters.join("/")} ${what}`);
-    y = wrapText(g, pad, y, `Left empty at set-up: ${parts.join(", ")}`, "gg-line muted", f(13), inner, line);
+    const empty = format(gettext("Left empty at set-up: %(parts)s"), { parts: parts.join(", ") });
+    y = wrapText(g, pad, y, empty, "gg-line muted", f(13), inner, line);
   }
   y += f(4);
 
@@ -637,11 +670,12 @@ function drawPanel(g, view, ctx, m, w, fs, compact) {
     let words;
     if (view.step === "challenge") {
       const t = (view.challenge_targets || []).join(", ");
-      words = `The piece on ${view.challenge_from} may challenge ${t || "nobody"}.`;
+      words = format(gettext("The piece on %(square)s may challenge %(targets)s."), { square: view.challenge_from, targets: t || gettext("nobody") });
     } else if (view.step === "dice") {
-      words = `${view.challenge_from} challenges ${view.challenged}: the dice roll.`;
+      words = format(gettext("%(from)s challenges %(target)s: the dice roll."), { from: view.challenge_from, target: view.challenged });
     } else {
-      words = `${view.challenge_from} challenged ${view.challenged} and lost: ${seatName(ctx, view.defender)} traps or spares.`;
+      const about = { from: view.challenge_from, target: view.challenged, name: seatName(ctx, view.defender) };
+      words = format(gettext("%(from)s challenged %(target)s and lost: %(name)s traps or spares."), about);
     }
     y = wrapText(ch, pad, y, words, "gg-line strong", f(15), inner, line) + f(6);
   }
@@ -650,28 +684,31 @@ function drawPanel(g, view, ctx, m, w, fs, compact) {
   const dice = view.last_dice;
   if (dice) {
     const dg = el("g", { class: "gg-dice" }, g);
-    txt(dg, pad, y, `Last challenge · move ${dice.move}`, "gg-head", f(15));
+    txt(dg, pad, y, format(gettext("Last challenge · move %(move)s"), { move: dice.move }), "gg-head", f(15));
     y += f(10);
     const size = f(compact ? 30 : 34);
     const half = inner / 2;
     dieFace(dg, pad, y, size, dice.challenger_roll, "challenger");
     dieFace(dg, pad + half, y, size, dice.defender_roll, "defender");
     const tx = size + f(8);
-    txt(dg, pad + tx, y + f(13), "Challenger", "gg-line muted", f(13));
-    txt(dg, pad + tx, y + f(29), `${letterOf(view, dice.challenger)} on ${dice.from}`, "gg-line strong", f(15));
-    txt(dg, pad + half + tx, y + f(13), "Defender", "gg-line muted", f(13));
-    txt(dg, pad + half + tx, y + f(29), `${letterOf(view, dice.defender)} on ${dice.target}`, "gg-line strong", f(15));
+    const on = gettext("%(letter)s on %(square)s");
+    txt(dg, pad + tx, y + f(13), gettext("Challenger"), "gg-line muted", f(13));
+    txt(dg, pad + tx, y + f(29), format(on, { letter: letterOf(view, dice.challenger), square: dice.from }), "gg-line strong", f(15));
+    txt(dg, pad + half + tx, y + f(13), gettext("Defender"), "gg-line muted", f(13));
+    txt(dg, pad + half + tx, y + f(29), format(on, { letter: letterOf(view, dice.defender), square: dice.target }), "gg-line strong", f(15));
     y += size + line;
     let outcome;
     if (dice.outcome === "challenger wins") {
-      outcome = `${dice.challenger_roll} beats ${dice.defender_roll}: ${seatName(ctx, dice.challenger)} wins and traps the piece on ${dice.trapped || dice.target}.`;
+      const about = { high: dice.challenger_roll, low: dice.defender_roll, name: seatName(ctx, dice.challenger), square: dice.trapped || dice.target };
+      outcome = format(gettext("%(high)s beats %(low)s: %(name)s wins and traps the piece on %(square)s."), about);
     } else if (dice.outcome === "defender wins") {
-      outcome = `${dice.defender_roll} beats ${dice.challenger_roll}: ${seatName(ctx, dice.defender)} wins`;
-      if (dice.trapped) outcome += ` and traps the piece on ${dice.trapped}.`;
-      else if (view.step === "defender" && view.challenged === dice.target) outcome += " and now chooses.";
-      else outcome += " and spares the challenger.";
+      const about = { high: dice.defender_roll, low: dice.challenger_roll, name: seatName(ctx, dice.defender), square: dice.trapped };
+      if (dice.trapped) outcome = gettext("%(high)s beats %(low)s: %(name)s wins and traps the piece on %(square)s.");
+      else if (view.step === "defender" && view.challenged === dice.target) outcome = gettext("%(high)s beats %(low)s: %(name)s wins and now chooses.");
+      else outcome = gettext("%(high)s beats %(low)s: %(name)s wins and spares the challenger.");
+      outcome = format(outcome, about);
     } else {
-      outcome = `Both rolled ${dice.challenger_roll}: nothing happens.`;
+      outcome = format(gettext("Both rolled %(roll)s: nothing happens."), { roll: dice.challenger_roll });
     }
     y = wrapText(dg, pad, y, outcome, "gg-line outcome", f(14), inner, line);
   }
@@ -680,9 +717,9 @@ function drawPanel(g, view, ctx, m, w, fs, compact) {
   // Legend: one row on a phone, one line each on a desktop.
   const legend = el("g", { class: "gg-legend" }, g);
   const items = [
-    ["frozen", compact ? "frozen" : "frozen in a goal area"],
-    ["trapped", compact ? "trapped" : "trapped under a piece"],
-    ["count", compact ? "stack height" : "pieces in the stack"],
+    ["frozen", compact ? gettext("frozen") : gettext("frozen in a goal area")],
+    ["trapped", compact ? gettext("trapped") : gettext("trapped under a piece")],
+    ["count", compact ? gettext("stack height") : gettext("pieces in the stack")],
   ];
   let lx = pad + f(8);
   items.forEach(([kind, words], i) => {
@@ -707,18 +744,25 @@ function drawPanel(g, view, ctx, m, w, fs, compact) {
 
 function hintFor(view, ctx, m) {
   if (m.moves.size) {
-    if (selected !== null) return `Click a lit square to move the top piece of ${selected} there, or another of your stacks.`;
-    return "Click one of your outlined stacks, then one of its lit target squares.";
+    if (selected !== null) {
+      return format(gettext("Click a lit square to move the top piece of %(square)s there, or another of your stacks."), { square: selected });
+    }
+    return gettext("Click one of your outlined stacks, then one of its lit target squares.");
   }
-  if (m.challenge.size) return "Click a piece in a red frame to challenge it, or choose “Do not challenge” below.";
+  if (m.challenge.size) return gettext("Click a piece in a red frame to challenge it, or choose “Do not challenge” below.");
   if (m.vacant.size) {
     const left = (view.vacancies || 1) - (((view.vacant || [])[ctx.seat] || []).length);
-    if ((view.vacancies || 1) === 1) return "Click the square of your goal area to leave empty (the opposite side mirrors it).";
-    return `Click ${left} more square${left === 1 ? "" : "s"} of your goal area to leave empty, one at a time (the opposite side mirrors them).`;
+    if ((view.vacancies || 1) === 1) return gettext("Click the square of your goal area to leave empty (the opposite side mirrors it).");
+    const more = ngettext(
+      "Click %(count)s more square of your goal area to leave empty, one at a time (the opposite side mirrors them).",
+      "Click %(count)s more squares of your goal area to leave empty, one at a time (the opposite side mirrors them).",
+      left,
+    );
+    return format(more, { count: left });
   }
-  if (m.other.some((e) => e.action === "trap")) return "You won the challenge: trap the challenger's piece or spare it (buttons below).";
+  if (m.other.some((e) => e.action === "trap")) return gettext("You won the challenge: trap the challenger's piece or spare it (buttons below).");
   const actor = view.current_player;
-  if (actor !== null && actor !== undefined && ctx.seat !== actor && view.sides) return `Waiting for ${who(view, ctx, actor)}.`;
+  if (actor !== null && actor !== undefined && ctx.seat !== actor && view.sides) return format(gettext("Waiting for %(names)s."), { names: who(view, ctx, actor) });
   return "";
 }
 

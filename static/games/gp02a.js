@@ -14,24 +14,28 @@
 // as offer:S@GIVE>TAKE), the player offered gets Accept and Decline, and everyone sees the
 // open offer and the last answer.
 
+import { format, gettext, ngettext } from "../js/i18n.js";
 import { SVG, el, linkStylesheet, points, seatLabel, seatName, shortName as shorten, title as tip } from "./board-kit.js";
 
 const COLOURS = ["blue", "red", "green", "yellow", "purple"];
 const PLAIN = ["blue", "red", "green", "yellow"];
 const LETTER = { blue: "B", red: "R", green: "G", yellow: "Y", purple: "P" };
 const COLUMNS = "abcdefghijkl";
+// The colours' names as people read them (the view's "blue"… are the game's own).
+const COLOUR_NAMES = { blue: gettext("blue"), red: gettext("red"), green: gettext("green"), yellow: gettext("yellow"), purple: gettext("purple") };
+const colourName = (c) => COLOUR_NAMES[c] || c;
 const STEPS = {
-  first: "choosing the first Main Player",
-  roll: "rolling the die",
-  remove: "removing chips after a 1",
-  draw: "drawing chips from the bag",
-  deal: "dealing the turn cards",
-  chrono: "a chip onto the chronology",
-  block: "choosing a block",
-  lift: "lifting own chips",
-  put: "placing chips",
-  purge: "using the purple chip",
-  end: "game over",
+  first: gettext("choosing the first Main Player"),
+  roll: gettext("rolling the die"),
+  remove: gettext("removing chips after a 1"),
+  draw: gettext("drawing chips from the bag"),
+  deal: gettext("dealing the turn cards"),
+  chrono: gettext("a chip onto the chronology"),
+  block: gettext("choosing a block"),
+  lift: gettext("lifting own chips"),
+  put: gettext("placing chips"),
+  purge: gettext("using the purple chip"),
+  end: gettext("game over"),
 };
 
 // Territory geometry (viewBox units).
@@ -202,7 +206,7 @@ export function render(container, view, ctx) {
     viewBox: `0 0 ${width} 100`,
     class: `gp02a ${wide ? "wide" : "narrow"}`,
     role: "group",
-    "aria-label": "GP02A Territory: territory, chronology, bag, turn cards and hands",
+    "aria-label": gettext("GP02A Territory: territory, chronology, bag, turn cards and hands"),
   });
   svg.addEventListener("click", () => {
     if (selection !== null) {
@@ -265,8 +269,8 @@ function html(tag, attrs, parent, content) {
 }
 
 function chipsWords(counts) {
-  const parts = COLOURS.filter((c) => counts[c]).map((c) => `${counts[c]} ${c}`);
-  return parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}` : parts[0] || "nothing";
+  const parts = COLOURS.filter((c) => counts[c]).map((c) => `${counts[c]} ${colourName(c)}`);
+  return parts.length > 1 ? parts.slice(0, -1).join(", ") + gettext(" and ") + parts[parts.length - 1] : parts[0] || gettext("nothing");
 }
 
 function chipsText(counts) {
@@ -279,35 +283,39 @@ export function offerAction(partner, give, take) {
 
 function negotiationPanel(view, ctx) {
   const neg = view.negotiation;
-  const box = html("section", { class: "gp02a-negotiation", "aria-label": "Negotiation" });
-  html("h3", {}, box, "Negotiation");
-  const name = (s) => `${seatName(ctx, s)} (${view.seat_colours[s]})`;
+  const box = html("section", { class: "gp02a-negotiation", "aria-label": gettext("Negotiation") });
+  html("h3", {}, box, gettext("Negotiation"));
+  const name = (s) => `${seatName(ctx, s)} (${colourName(view.seat_colours[s])})`;
   const legal = new Set((ctx.legal || []).map((e) => e.action));
   if (neg.open) {
     const o = neg.open;
-    const line = `${name(o.main)} offers ${name(o.partner)} ${chipsWords(o.give)} for ${chipsWords(o.take)}.`;
+    const about = { main: name(o.main), partner: name(o.partner), give: chipsWords(o.give), take: chipsWords(o.take) };
+    const line = format(gettext("%(main)s offers %(partner)s %(give)s for %(take)s."), about);
     html("p", { class: "offer-open", role: "status" }, box, line);
     if (ctx.seat === o.partner && legal.has("accept")) {
       const row = html("p", { class: "offer-answer" }, box);
-      for (const [action, label] of [["accept", "Accept the exchange"], ["decline", "Decline the exchange"]]) {
+      for (const [action, label] of [["accept", gettext("Accept the exchange")], ["decline", gettext("Decline the exchange")]]) {
         const b = html("button", { type: "button", class: `button${action === "accept" ? " primary" : ""}`, "data-answer": action }, row, label);
         b.addEventListener("click", () => ctx.act(action));
       }
     } else {
-      html("p", { class: "muted" }, box, `Waiting for ${seatName(ctx, o.partner)} to answer.`);
+      html("p", { class: "muted" }, box, format(gettext("Waiting for %(name)s to answer."), { name: seatName(ctx, o.partner) }));
     }
   }
   if (neg.last) {
     const l = neg.last;
     const verb = l.accepted ? "accepted" : "declined";
-    html("p", { class: `offer-last ${verb}`, role: "status" }, box,
-      `${name(l.partner)} ${verb} ${name(l.main)}'s offer of ${chipsWords(l.give)} for ${chipsWords(l.take)}.`);
+    const about = { main: name(l.main), partner: name(l.partner), give: chipsWords(l.give), take: chipsWords(l.take) };
+    const words = l.accepted
+      ? gettext("%(partner)s accepted %(main)s's offer of %(give)s for %(take)s.")
+      : gettext("%(partner)s declined %(main)s's offer of %(give)s for %(take)s.");
+    html("p", { class: `offer-last ${verb}`, role: "status" }, box, format(words, about));
   }
   const mayOffer = neg.can_offer && ctx.seat === view.main_player && [...legal].some((a) => a.startsWith("deal:"));
   if (mayOffer) box.append(offerForm(view, ctx, neg));
   else if (!neg.open && !neg.last) {
     html("p", { class: "muted" }, box,
-      "Before dealing the turn cards, the Main Player may offer another player an exchange of chips. Talk in the chat binds nobody.");
+      gettext("Before dealing the turn cards, the Main Player may offer another player an exchange of chips. Talk in the chat binds nobody."));
   }
   return box;
 }
@@ -321,11 +329,18 @@ function offerForm(view, ctx, neg) {
   if (draft.partner === null || !others.includes(draft.partner)) draft.partner = others[0];
   const form = html("form", { class: "offer-form" });
   html("p", {}, form,
-    `Offer an exchange before you deal (${neg.offers_left} offer${neg.offers_left === 1 ? "" : "s"} left this round, 1 to ${neg.max_chips} chips a side).`);
-  const who = html("label", {}, form, "To ");
+    format(
+      ngettext(
+        "Offer an exchange before you deal (%(count)s offer left this round, 1 to %(max)s chips a side).",
+        "Offer an exchange before you deal (%(count)s offers left this round, 1 to %(max)s chips a side).",
+        neg.offers_left,
+      ),
+      { count: neg.offers_left, max: neg.max_chips },
+    ));
+  const who = html("label", {}, form, `${gettext("To")} `);
   const select = html("select", { name: "partner" }, who);
   for (const s of others) {
-    const opt = html("option", { value: String(s) }, select, `${seatName(ctx, s)} (${view.seat_colours[s]})`);
+    const opt = html("option", { value: String(s) }, select, `${seatName(ctx, s)} (${colourName(view.seat_colours[s])})`);
     if (s === draft.partner) opt.selected = true;
   }
   select.addEventListener("change", () => {
@@ -337,28 +352,28 @@ function offerForm(view, ctx, neg) {
     const fs = html("fieldset", { class: `offer-side ${field}` }, form);
     html("legend", {}, fs, legend);
     const held = COLOURS.filter((c) => hand[c]);
-    if (!held.length) html("span", { class: "muted" }, fs, "no chips");
+    if (!held.length) html("span", { class: "muted" }, fs, gettext("no chips"));
     for (const c of held) {
-      const label = html("label", { class: `offer-chip ${c}` }, fs, `${cap(c)} `);
+      const label = html("label", { class: `offer-chip ${c}` }, fs, `${cap(colourName(c))} `);
       const input = html("input", { type: "number", min: "0", max: String(hand[c]), value: String(counts[c] || 0), name: `${field}-${c}` }, label);
-      html("span", { class: "muted" }, label, ` of ${hand[c]}`);
+      html("span", { class: "muted" }, label, ` ${format(gettext("of %(count)s"), { count: hand[c] })}`);
       input.addEventListener("input", () => {
         counts[c] = Math.max(0, Math.min(hand[c], Number(input.value) || 0));
       });
     }
   };
-  side("You give", view.hands[me] || {}, draft.give, "give");
-  side(`You ask ${seatName(ctx, draft.partner)} for`, view.hands[draft.partner] || {}, draft.take, "take");
+  side(gettext("You give"), view.hands[me] || {}, draft.give, "give");
+  side(format(gettext("You ask %(name)s for"), { name: seatName(ctx, draft.partner) }), view.hands[draft.partner] || {}, draft.take, "take");
   const error = html("p", { class: "error", role: "alert" }, form, draft.error || "");
   error.hidden = !draft.error;
-  html("button", { type: "submit", class: "button primary" }, form, "Propose exchange");
+  html("button", { type: "submit", class: "button primary" }, form, gettext("Propose exchange"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const total = (counts) => COLOURS.reduce((n, c) => n + (counts[c] || 0), 0);
     const g = total(draft.give);
     const t = total(draft.take);
     if (g < 1 || t < 1 || g > neg.max_chips || t > neg.max_chips) {
-      draft.error = `Put 1 to ${neg.max_chips} chips on each side of the exchange.`;
+      draft.error = format(gettext("Put 1 to %(max)s chips on each side of the exchange."), { max: neg.max_chips });
       error.textContent = draft.error;
       error.hidden = false;
       return;
@@ -407,10 +422,11 @@ function drawTerritory(g, view, ctx, m, opts = {}) {
     const chosen = view.block === k && !view.terminal;
     el("rect", { x: b.x - 3, y: b.y - 3, width: b.w + 6, height: b.h + 6, class: `block-frame${chosen ? " chosen" : ""}`, "data-block": k }, g);
     const parts = PLAIN.filter((c) => counts[k][c]).map((c) => `${LETTER[c]}${counts[k][c]}`);
-    txt(g, b.x, b.y - 10, `Block ${k} · ${free[k]} free`, `block-label${chosen ? " chosen" : ""}`, 16);
+    txt(g, b.x, b.y - 10, format(gettext("Block %(block)s · %(free)s free"), { block: k, free: free[k] }), `block-label${chosen ? " chosen" : ""}`, 16);
     if (parts.length) {
       const c = txt(g, b.x + b.w, b.y - 10, parts.join(" "), "block-counts", 14, { "text-anchor": "end" });
-      tip(c, `Chips in block ${k}: ${PLAIN.filter((p) => counts[k][p]).map((p) => `${counts[k][p]} ${p}`).join(", ")}`);
+      const chips = PLAIN.filter((p) => counts[k][p]).map((p) => `${counts[k][p]} ${colourName(p)}`).join(", ");
+      tip(c, format(gettext("Chips in block %(block)s: %(chips)s"), { block: k, chips }));
     }
   }
   const putColour = m.purgeMode ? null : m.putColour;
@@ -424,7 +440,7 @@ function drawTerritory(g, view, ctx, m, opts = {}) {
     if (f.colour) chip(cell, cx, cy, CELL * 0.36, f.colour);
     else if (lifted.has(f.name)) {
       el("circle", { cx, cy, r: CELL * 0.33, class: "lifted-mark" }, cell);
-      txt(cell, cx, cy + 5, "lifted", "lifted-text", 13);
+      txt(cell, cx, cy + 5, gettext("lifted"), "lifted-text", 13);
     }
     let entry = null;
     let kind = "";
@@ -466,7 +482,7 @@ function drawTerritory(g, view, ctx, m, opts = {}) {
       // chip (a chip fills 0.72 of its field): nothing on the board is hidden while choosing.
       el("circle", { cx: b.x, cy: b.y, r: CELL * 0.3, class: "block-pill" }, t);
       txt(t, b.x, b.y + CELL * 0.11, String(k), "block-pill-text", Math.round(CELL * 0.32));
-      tip(t, `Choose block ${k}`);
+      tip(t, format(gettext("Choose block %(block)s"), { block: k }));
       actionOn(t, entry, ctx);
     }
   }
@@ -499,7 +515,7 @@ function drawCloseUp(svg, view, ctx, m, k, top, fs) {
   const trayW = TERR_W - blockW - 24;
   if (!waiting.length) return h;
   const total = waiting.reduce((sum, c) => sum + toPlace[c], 0);
-  txt(tray, 0, 26, `Still to place: ${total}`, "panel-line strong", 26 * (fs / 1.3));
+  txt(tray, 0, 26, format(gettext("Still to place: %(count)s"), { count: total }), "panel-line strong", 26 * (fs / 1.3));
   const r = 36;
   const itemW = 2 * r + 70;
   const perRow = Math.max(1, Math.floor(trayW / itemW));
@@ -509,7 +525,7 @@ function drawCloseUp(svg, view, ctx, m, k, top, fs) {
     const tg = el("g", { class: "tray-chip" }, tray);
     if (m.putColours.length > 1 && m.putColours.includes(c)) {
       el("rect", { x: x - r - 5, y: cy - r - 5, width: itemW - 8, height: 2 * r + 10, rx: 10, class: `select-box${selection === c ? " selected" : ""}` }, tg);
-      selectOn(tg, c, `Place a ${c} chip: pick it, then a free field of block ${view.block}`);
+      selectOn(tg, c, placeWords(c, view.block));
     }
     chip(tg, x, cy, r, c);
     txt(tg, x + r + 8, cy + 10, `×${toPlace[c]}`, "count", 28);
@@ -539,42 +555,43 @@ function drawRound(g, view, ctx, m, w, fs) {
   const box = el("rect", { x: 0, y: 0, width: w, height: 10, rx: 8, class: "panel" }, g);
   let y = f(28);
   if (view.terminal) {
-    txt(g, 12, y, "Game over", "panel-title", f(20));
+    txt(g, 12, y, gettext("Game over"), "panel-title", f(20));
     y += line;
     const reason = (view.prompt || "").replace(/^The game is over: /, "");
     y = wrapText(g, 12, y, cap(reason), "panel-line", f(17), w - 24, line);
   } else {
-    y = wrapText(g, 12, y, `Now: ${STEPS[view.step] || view.step || ""}`, "panel-title", f(19), w - 24, line);
+    y = wrapText(g, 12, y, format(gettext("Now: %(step)s"), { step: STEPS[view.step] || view.step || "" }), "panel-title", f(19), w - 24, line);
   }
   // Main Player.
   if (view.main_player !== null && view.main_player !== undefined) {
     const colour = view.seat_colours[view.main_player];
-    const x = 12 + textWidth("Main Player:", f(17)) + 8;
-    txt(g, 12, y, "Main Player:", "panel-line", f(17));
+    const mainWord = gettext("Main Player:");
+    const x = 12 + textWidth(mainWord, f(17)) + 8;
+    txt(g, 12, y, mainWord, "panel-line", f(17));
     chip(g, x + f(11), y - f(6), f(11), colour);
     // The name takes the rest of the panel's width (bold: about 0.62 of the type a character).
     const room = Math.floor((w - 12 - x - f(28)) / (f(17) * 0.62));
     const main = el("g", {}, g);
     txt(main, x + f(28), y, shorten(seatName(ctx, view.main_player), Math.max(6, Math.min(18, room))), "panel-line strong", f(17));
-    tip(main, `Main Player: ${seatName(ctx, view.main_player)}`);
+    tip(main, format(gettext("Main Player: %(name)s"), { name: seatName(ctx, view.main_player) }));
     y += line;
   }
   // The die.
   const dieSize = f(30);
   if (view.last_roll) {
     dieFace(g, 12, y - f(20), dieSize, view.last_roll);
-    txt(g, 12 + dieSize + 10, y, `Last roll: ${view.last_roll}`, "panel-line", f(17));
+    txt(g, 12 + dieSize + 10, y, format(gettext("Last roll: %(roll)s"), { roll: view.last_roll }), "panel-line", f(17));
   } else {
-    txt(g, 12, y, "The die has not been rolled this round.", "panel-line muted", f(17));
+    txt(g, 12, y, gettext("The die has not been rolled this round."), "panel-line muted", f(17));
   }
   y += view.last_roll ? dieSize + 6 : line;
   if (view.removal_done) {
-    y = wrapText(g, 12, y, "A 1 came up: each player removed a chip.", "panel-line muted", f(15), w - 24, f(20));
+    y = wrapText(g, 12, y, gettext("A 1 came up: each player removed a chip."), "panel-line muted", f(15), w - 24, f(20));
   }
   // The turn cards.
   const order = view.turn_order || [];
   if (order.length) {
-    txt(g, 12, y, "Turn cards:", "panel-line", f(17));
+    txt(g, 12, y, gettext("Turn cards:"), "panel-line", f(17));
     y += line;
     for (const s of order) {
       const now = view.acting_seat === s && !view.terminal && ["chrono", "block", "lift", "put", "purge"].includes(view.step);
@@ -583,30 +600,34 @@ function drawRound(g, view, ctx, m, w, fs) {
       el("rect", { x: 14, y: y - f(18), width: f(18), height: f(24), rx: 3, class: "card" }, row);
       txt(row, 14 + f(9), y, String(view.cards[s]), "card-num", f(15));
       chip(row, 14 + f(36), y - f(6), f(10), view.seat_colours[s]);
-      txt(row, 14 + f(52), y, `${shorten(seatName(ctx, s), 16)}${now ? " — playing" : ""}`, "panel-line", f(16));
+      const short = shorten(seatName(ctx, s), 16);
+      txt(row, 14 + f(52), y, now ? `${short} — ${gettext("playing")}` : short, "panel-line", f(16));
       y += f(28);
     }
   } else if (!view.terminal) {
-    const when = view.step === "deal" ? "the Main Player deals them now" : "the Main Player deals them after the draw";
-    y = wrapText(g, 12, y, `Turn cards: not dealt yet (${when}).`, "panel-line muted", f(15), w - 24, f(20));
+    const notYet = view.step === "deal"
+      ? gettext("Turn cards: not dealt yet (the Main Player deals them now).")
+      : gettext("Turn cards: not dealt yet (the Main Player deals them after the draw).");
+    y = wrapText(g, 12, y, notYet, "panel-line muted", f(15), w - 24, f(20));
   }
   // The turn in progress.
   if (view.block && !view.terminal) {
-    txt(g, 12, y, `Chosen block: ${view.block}`, "panel-line strong", f(17));
+    txt(g, 12, y, format(gettext("Chosen block: %(block)s"), { block: view.block }), "panel-line strong", f(17));
     y += line;
   }
   if (view.moving) {
-    txt(g, 12, y, view.to_lift ? `Moving: ${view.to_lift} own chip${view.to_lift === 1 ? "" : "s"} still to lift` : "Moving own chips", "panel-line", f(17));
+    const lift = ngettext("Moving: %(count)s own chip still to lift", "Moving: %(count)s own chips still to lift", view.to_lift || 0);
+    txt(g, 12, y, view.to_lift ? format(lift, { count: view.to_lift }) : gettext("Moving own chips"), "panel-line", f(17));
     y += line;
   }
   if ((view.lifted || []).length) {
-    y = wrapText(g, 12, y, `Lifted from: ${view.lifted.join(", ")}`, "panel-line", f(17), w - 24, line);
+    y = wrapText(g, 12, y, format(gettext("Lifted from: %(fields)s"), { fields: view.lifted.join(", ") }), "panel-line", f(17), w - 24, line);
   }
   const toPlace = view.to_place || {};
   const waiting = PLAIN.filter((c) => toPlace[c]);
   if (waiting.length) {
     const total = waiting.reduce((s, c) => s + toPlace[c], 0);
-    txt(g, 12, y, `Still to place: ${total}`, "panel-line strong", f(17));
+    txt(g, 12, y, format(gettext("Still to place: %(count)s"), { count: total }), "panel-line strong", f(17));
     y += f(12);
     const r = f(17);
     let x = 12 + r;
@@ -615,7 +636,7 @@ function drawRound(g, view, ctx, m, w, fs) {
       const cy = y + r + 4;
       if (m.putColours.length > 1 && m.putColours.includes(c) && !m.purgeMode && !closeUpTray) {
         el("rect", { x: x - r - 5, y: cy - r - 5, width: 2 * r + 10 + f(34), height: 2 * r + 10, rx: 8, class: `select-box${selection === c ? " selected" : ""}` }, tg);
-        selectOn(tg, c, `Place a ${c} chip: pick it, then a free field of block ${view.block}`);
+        selectOn(tg, c, placeWords(c, view.block));
       }
       chip(tg, x, cy, r, c);
       txt(tg, x + r + 5, cy + f(6), `×${toPlace[c]}`, "count", f(17));
@@ -623,21 +644,24 @@ function drawRound(g, view, ctx, m, w, fs) {
     }
     y += 2 * r + 14;
     if (m.putColours.length > 1 && !m.purgeMode) {
-      const hint = m.putColour ? `Now click a free field for the ${m.putColour} chip.` : "Pick a colour above, then a free field.";
+      const hint = m.putColour
+        ? format(gettext("Now click a free field for the %(colour)s chip."), { colour: colourName(m.putColour) })
+        : gettext("Pick a colour above, then a free field.");
       y += f(8);
       y = wrapText(g, 12, y, hint, "panel-line hint", f(15), w - 24, f(20));
     }
   }
   if (m.purge.size && !m.purgeOnly) {
     const hint = m.purgeMode
-      ? "Purple chip picked: click a chip on a white field (Escape cancels)."
-      : "You hold the purple chip: click it in your hand, then a chip on a white field, to remove that chip.";
+      ? gettext("Purple chip picked: click a chip on a white field (Escape cancels).")
+      : gettext("You hold the purple chip: click it in your hand, then a chip on a white field, to remove that chip.");
     y = wrapText(g, 12, y, hint, "panel-line hint", f(15), w - 24, f(20));
   }
   if (view.last_chance && view.last_chance.startsWith("draw:")) {
     const c = view.last_chance.slice(5);
-    txt(g, 12, y, "Last chip drawn:", "panel-line muted", f(15));
-    chip(g, 12 + textWidth("Last chip drawn:", f(15)) + 8 + f(10), y - f(5), f(10), c);
+    const drawn = gettext("Last chip drawn:");
+    txt(g, 12, y, drawn, "panel-line muted", f(15));
+    chip(g, 12 + textWidth(drawn, f(15)) + 8 + f(10), y - f(5), f(10), c);
     y += line;
   }
   const h = y - f(8);
@@ -678,7 +702,7 @@ function drawChronology(g, view, ctx, m, w, fs) {
   const chron = view.chronology || { counts: {}, used: 0, size: 28 };
   g.classList.add("chronology");
   const box = el("rect", { x: 0, y: 0, width: w, height: 10, rx: 8, class: "panel" }, g);
-  txt(g, 12, f(28), `Chronology: ${chron.used} of ${chron.size}`, "panel-title", f(20));
+  txt(g, 12, f(28), format(gettext("Chronology: %(used)s of %(size)s"), { used: chron.used, size: chron.size }), "panel-title", f(20));
   const labelW = f(26);
   const cell = Math.min(f(40), Math.floor((w - 24 - labelW) / 7));
   const gx = 12 + labelW;
@@ -720,12 +744,12 @@ function drawChronology(g, view, ctx, m, w, fs) {
     chip(cg, x + r, cy, r, c);
     txt(cg, x + 2 * r + 6, cy + f(6), String(chron.counts[c] || 0), "count", f(18));
     if (entry) actionOn(cg, entry, ctx);
-    else tip(cg, `${cap(c)}: ${chron.counts[c] || 0} on the chronology`);
+    else tip(cg, format(gettext("%(colour)s: %(count)s on the chronology"), { colour: cap(colourName(c)), count: chron.counts[c] || 0 }));
   });
   gy += 2 * r + f(16);
   if (chronoEntries.length) {
     gy += f(8);
-    gy = wrapText(g, 12, gy, "Click a colour (here or in your hand) to put that chip on the chronology.", "panel-line hint", f(14), w - 24, f(19));
+    gy = wrapText(g, 12, gy, gettext("Click a colour (here or in your hand) to put that chip on the chronology."), "panel-line hint", f(14), w - 24, f(19));
   }
   const h = gy;
   box.setAttribute("height", h);
@@ -738,7 +762,7 @@ function drawBag(g, view, w, fs) {
   const f = (n) => Math.round(n * fs);
   const bag = view.bag || {};
   const box = el("rect", { x: 0, y: 0, width: w, height: 10, rx: 8, class: "panel" }, g);
-  txt(g, 12, f(28), `Bag: ${view.bag_total ?? 0} chips`, "panel-title", f(20));
+  txt(g, 12, f(28), format(gettext("Bag: %(count)s chips"), { count: view.bag_total ?? 0 }), "panel-title", f(20));
   const r = f(14);
   const perRow = w >= f(330) ? 5 : 3;
   const step = Math.floor((w - 24) / perRow);
@@ -749,7 +773,7 @@ function drawBag(g, view, w, fs) {
     const x = 12 + col * step;
     const cy = y + row * (2 * r + 10) + r;
     const cg = el("g", { class: `bag-count${bag[c] ? "" : " empty"}` }, g);
-    tip(cg, `${cap(c)}: ${bag[c] || 0} in the bag`);
+    tip(cg, format(gettext("%(colour)s: %(count)s in the bag"), { colour: cap(colourName(c)), count: bag[c] || 0 }));
     chip(cg, x + r, cy, r, c);
     txt(cg, x + 2 * r + 5, cy + f(6), String(bag[c] || 0), "count", f(17));
   });
@@ -761,8 +785,13 @@ function drawBag(g, view, w, fs) {
 
 // ------------------------------------------------------------------------- players
 
-function placeWord(n) {
-  return { 1: "1st", 2: "2nd", 3: "3rd" }[n] || `${n}th`;
+function placeWords(c, block) {
+  return format(gettext("Place a %(colour)s chip: pick it, then a free field of block %(block)s"), { colour: colourName(c), block });
+}
+
+function placeBadge(n) {
+  const words = { 1: gettext("1st place"), 2: gettext("2nd place"), 3: gettext("3rd place") }[n];
+  return words || format(gettext("%(place)sth place"), { place: n });
 }
 
 function drawPlayers(g, view, ctx, m, w, fs) {
@@ -793,19 +822,20 @@ function drawSeat(g, view, ctx, m, s, w, h, fs) {
   el("rect", { x: 0, y: 0, width: w, height: h, rx: 8, class: "panel" }, g);
   chip(g, f(22), f(24), f(14), colour);
   const seat = (ctx.seats || [])[s] || {};
-  const suffix = seat.is_bot || seat.bot ? " (bot)" : "";
+  const suffix = seat.is_bot || seat.bot ? ` (${gettext("bot")})` : "";
   const room = Math.floor((w - f(42) - f(100)) / (f(19) * 0.6)) - suffix.length;
   txt(g, f(42), f(30), shorten(seatLabel(ctx, s), Math.max(6, room)) + suffix, "seat-name", f(19));
   // Badges: Main Player, card, place.
   const badges = [];
-  if (view.main_player === s) badges.push("Main");
-  if (view.cards && view.cards[s]) badges.push(`Card ${view.cards[s]}`);
-  if (view.ranking) badges.push(`${placeWord(view.ranking[s])} place`);
-  else if (acting) badges.push("to move");
+  if (view.main_player === s) badges.push(gettext("Main"));
+  if (view.cards && view.cards[s]) badges.push(format(gettext("Card %(card)s"), { card: view.cards[s] }));
+  if (view.ranking) badges.push(placeBadge(view.ranking[s]));
+  const toMove = !view.ranking && acting ? gettext("to move") : null;
+  if (toMove) badges.push(toMove);
   let bx = 12;
   for (const b of badges) {
     const bw = f(10) + b.length * f(9);
-    el("rect", { x: bx, y: f(42), width: bw, height: f(24), rx: f(12), class: `badge${b === "to move" ? " move" : ""}` }, g);
+    el("rect", { x: bx, y: f(42), width: bw, height: f(24), rx: f(12), class: `badge${b === toMove ? " move" : ""}` }, g);
     txt(g, bx + bw / 2, f(59), b, "badge-text", f(14));
     bx += bw + 6;
   }
@@ -816,7 +846,7 @@ function drawSeat(g, view, ctx, m, s, w, h, fs) {
   // The hand.
   const hand = (view.hands || [])[s] || {};
   const y = f(86);
-  txt(g, 12, y, "Hand", "seat-parts", f(14));
+  txt(g, 12, y, gettext("Hand"), "seat-parts", f(14));
   const r = f(14);
   const step = Math.floor((w - 24) / 5);
   COLOURS.forEach((c, k) => {
@@ -834,13 +864,17 @@ function drawSeat(g, view, ctx, m, s, w, h, fs) {
     chip(cg, x + r, cy, r, c);
     txt(cg, x + 2 * r + 4, cy + f(6), `×${count}`, "count", f(16));
     if (entry) actionOn(cg, entry, ctx);
-    else if (canPick) selectOn(cg, "purple", "Use the purple chip: pick it, then a chip on a white field to remove");
-    else tip(cg, `${cap(c)}: ${count} in hand`);
+    else if (canPick) selectOn(cg, "purple", gettext("Use the purple chip: pick it, then a chip on a white field to remove"));
+    else tip(cg, format(gettext("%(colour)s: %(count)s in hand"), { colour: cap(colourName(c)), count }));
   });
 }
 
 function partsText(p) {
-  return `chron. ${p.chronology ?? 0} · groups ${p.groups ?? 0} · blocks ${p.blocks ?? 0}`;
+  return format(gettext("chron. %(chronology)s · groups %(groups)s · blocks %(blocks)s"), {
+    chronology: p.chronology ?? 0,
+    groups: p.groups ?? 0,
+    blocks: p.blocks ?? 0,
+  });
 }
 
 function drawDummy(g, view, w, h, fs) {
@@ -849,11 +883,11 @@ function drawDummy(g, view, w, h, fs) {
   g.setAttribute("class", "seat-panel dummy");
   el("rect", { x: 0, y: 0, width: w, height: h, rx: 8, class: "panel" }, g);
   chip(g, f(22), f(24), f(14), d.colour);
-  txt(g, f(42), f(30), cap(d.colour), "seat-name", f(19));
-  txt(g, f(42) + textWidth(cap(d.colour), f(19)) + 8, f(30), "dummy", "seat-parts", f(15));
+  txt(g, f(42), f(30), cap(colourName(d.colour)), "seat-name", f(19));
+  txt(g, f(42) + textWidth(cap(colourName(d.colour)), f(19)) + 8, f(30), gettext("dummy"), "seat-parts", f(15));
   txt(g, w - 12, f(30), points(d.score, true), "seat-score", f(19), { "text-anchor": "end" });
   txt(g, w - 12, f(56), partsText(d.parts || {}), "seat-parts", f(13), { "text-anchor": "end" });
-  wrapText(g, 12, f(90), "Nobody plays yellow: whoever draws its chips places them. It can win blocks but is never ranked.", "seat-parts", f(14), w - 24, f(19));
+  wrapText(g, 12, f(90), gettext("Nobody plays yellow: whoever draws its chips places them. It can win blocks but is never ranked."), "seat-parts", f(14), w - 24, f(19));
 }
 
 // The places an action names, for the analysis's marks (board-kit.js, ``markPlaces``): a

@@ -6,12 +6,13 @@
 // label with the letter and the land counted. Clicks: a free spot (`farm:SQUARE`) and a
 // highlighted line (`trunk:EDGE`), each with a hit area wide enough for a finger.
 
+import { format, gettext, ngettext } from "../js/i18n.js";
 import { el, linkStylesheet, seatLabel, seatName, shortName, title } from "./board-kit.js";
 
 
 const COLOURS = {
-  yellow: { letter: "Y", name: "Yellow" },
-  red: { letter: "R", name: "Red" },
+  yellow: { letter: "Y", name: gettext("Yellow") },
+  red: { letter: "R", name: gettext("Red") },
 };
 
 // Geometry in viewBox units.
@@ -146,7 +147,7 @@ export function render(container, view, ctx) {
   const svg = el("svg", {
     class: `territories ${wide ? "tr-wide" : "tr-narrow"}`,
     role: "group",
-    "aria-label": "Territories board: the field of 8 by 6 squares, farm houses, trunks and decided areas",
+    "aria-label": gettext("Territories board: the field of 8 by 6 squares, farm houses, trunks and decided areas"),
   });
   const defs = el("defs", {}, svg);
   hatchPatterns(defs);
@@ -195,7 +196,7 @@ function drawHeader(svg, view, ctx, moves, lay) {
       // size a character): "MCTS M… (yellow)" never runs into a two-digit score.
       const room = Math.floor((half - 8 - 44 - 20 - 10) / (lay.status * 0.62)) - String(score).length;
       label = shortName(seatName(ctx, seat), Math.max(6, Math.min(lay.nameMax, room)));
-      title(chip, `${seatLabel(ctx, seat)}: ${score} land`);
+      title(chip, format(gettext("%(name)s: %(count)s land"), { name: seatLabel(ctx, seat), count: score }));
       txt(chip, x + half - 20, baseline, String(score), "tr-player-score", { "font-size": lay.status, "text-anchor": "end" });
     }
     txt(chip, x + 44, baseline, label, "tr-player-name", { "font-size": lay.status });
@@ -236,29 +237,43 @@ function statusLine(view, ctx, moves) {
     const scores = view.scores || [0, 0];
     const ys = seatOfColour(view, "yellow");
     const rs = seatOfColour(view, "red");
-    if (ys === null || ys === undefined) return "Game over.";
+    if (ys === null || ys === undefined) return gettext("Game over.");
     const y = scores[ys];
     const r = scores[rs];
-    if (y === r) return `Game over: a draw, ${y}–${r}.`;
-    return `Game over: ${y > r ? who("yellow") : who("red")} wins ${Math.max(y, r)}–${Math.min(y, r)}.`;
+    if (y === r) return format(gettext("Game over: a draw, %(yellow)s–%(red)s."), { yellow: y, red: r });
+    return format(gettext("Game over: %(name)s wins %(high)s–%(low)s."), {
+      name: y > r ? who("yellow") : who("red"),
+      high: Math.max(y, r),
+      low: Math.min(y, r),
+    });
   }
   // A match can end before the game does: a resignation, a clock run out.
   const seats = ctx.seats || [];
   if (seats.some((s) => s.place)) {
     const gone = seats.filter((s) => s.resigned || s.timed_out);
-    const why = gone.map((s) => `${shortName(s.username || "a player", 14)} ${s.resigned ? "resigned" : "ran out of time"}`);
-    return `The match is over${why.length ? `: ${why.join(", ")}` : ""}.`;
+    const why = gone.map((s) =>
+      format(s.resigned ? gettext("%(name)s resigned") : gettext("%(name)s ran out of time"), {
+        name: shortName(s.username || gettext("a player"), 14),
+      }),
+    );
+    return why.length ? format(gettext("The match is over: %(why)s."), { why: why.join(", ") }) : gettext("The match is over.");
   }
-  if (view.phase === "chance" || !view.seat_colours) return "Drawing who plays Yellow…";
+  if (view.phase === "chance" || !view.seat_colours) return gettext("Drawing who plays Yellow…");
   const colour = view.to_move_colour;
   if (view.phase === "farms") {
     const placed = (view.farm_houses || []).length;
-    if (moves.farms.size) return `Your turn: click a dashed spot for a farm house (${placed} of 8 placed).`;
-    return `Farm houses: ${placed} of 8 placed · ${who(colour)} places one.`;
+    if (moves.farms.size) return format(gettext("Your turn: click a dashed spot for a farm house (%(placed)s of 8 placed)."), { placed });
+    return format(gettext("Farm houses: %(placed)s of 8 placed · %(name)s places one."), { placed, name: who(colour) });
   }
-  const open = view.open_end ? ` from the ring at (${view.open_end[0]}, ${view.open_end[1]})` : "";
-  if (moves.trunks.size) return `Your turn: click a green line for a trunk${view.open_end ? open : ""}.`;
-  return `Trunks · ${who(colour)} to move${view.open_end ? `, going on${open}` : ", starting a fence"}.`;
+  const ring = view.open_end ? { x: view.open_end[0], y: view.open_end[1], name: who(colour) } : { name: who(colour) };
+  if (moves.trunks.size) {
+    return view.open_end
+      ? format(gettext("Your turn: click a green line for a trunk from the ring at (%(x)s, %(y)s)."), ring)
+      : gettext("Your turn: click a green line for a trunk.");
+  }
+  return view.open_end
+    ? format(gettext("Trunks · %(name)s to move, going on from the ring at (%(x)s, %(y)s)."), ring)
+    : format(gettext("Trunks · %(name)s to move, starting a fence."), ring);
 }
 
 // -- the field ----------------------------------------------------------------------------------
@@ -319,9 +334,14 @@ function drawAreaLabels(g, view, squares) {
     const s = pick[0];
     const cx = LEFT + s.col * CELL + CELL / 2;
     const cy = TOP + s.row * CELL + CELL / 2 + 4;
-    const squaresWord = `${area.land} land square${area.land === 1 ? "" : "s"}`;
+    const squaresWord = format(ngettext("%(count)s land square", "%(count)s land squares", area.land), { count: area.land });
     const lg = el("g", { class: `tr-area-label ${nobody ? "nobody" : area.owner}` }, labels);
-    title(lg, nobody ? `No farm house: ${squaresWord} for nobody` : `${COLOURS[area.owner].name}'s area: ${squaresWord}`);
+    title(
+      lg,
+      nobody
+        ? format(gettext("No farm house: %(squares)s for nobody"), { squares: squaresWord })
+        : format(gettext("%(colour)s's area: %(squares)s"), { colour: COLOURS[area.owner].name, squares: squaresWord }),
+    );
     el("rect", { x: cx - 25, y: cy - 15, width: 50, height: 28, rx: 14, class: "tr-area-pill" }, lg);
     txt(lg, cx, cy + 6, `${nobody ? "–" : COLOURS[area.owner].letter} ${area.land}`, "tr-area-text", { "text-anchor": "middle" });
   }
@@ -340,7 +360,13 @@ function drawSpots(g, view, ctx, moves) {
       const hg = house(spots, cx, cy, 22, farm.colour, "tr-house");
       hg.dataset.square = name;
       const seat = farm.seat;
-      title(hg, `${COLOURS[farm.colour].name} farm house on ${name}${seat !== null && seat !== undefined ? ` (${seatName(ctx, seat)})` : ""}`);
+      const farmWords = { colour: COLOURS[farm.colour].name, square: name };
+      title(
+        hg,
+        seat !== null && seat !== undefined
+          ? format(gettext("%(colour)s farm house on %(square)s (%(name)s)"), { ...farmWords, name: seatName(ctx, seat) })
+          : format(gettext("%(colour)s farm house on %(square)s"), farmWords),
+      );
       continue;
     }
     const entry = moves.farms.get(name);
@@ -353,7 +379,7 @@ function drawSpots(g, view, ctx, moves) {
       clickable(sg, entry, ctx);
     } else {
       el("polygon", { points: housePoints(cx, cy, 20), class: "tr-spot-outline" }, sg);
-      title(sg, `Free farm-house spot ${name}`);
+      title(sg, format(gettext("Free farm-house spot %(square)s"), { square: name }));
     }
   }
 }
@@ -371,14 +397,18 @@ function drawTrunks(g, view) {
     const [x1, y1] = pointXY(t.from);
     const [x2, y2] = pointXY(t.to);
     const tg = el("g", { class: `tr-trunk${t.open_fence ? " open" : ""}${t === latest ? " latest" : ""}`, "data-edge": t.edge }, layer);
-    title(tg, `Trunk ${t.edge}${t.open_fence ? " (fence still open)" : ""}${t === latest ? ", the latest" : ""}`);
+    const trunkWords = [format(gettext("Trunk %(edge)s"), { edge: t.edge }), t.open_fence ? ` ${gettext("(fence still open)")}` : ""];
+    title(tg, `${trunkWords.join("")}${t === latest ? gettext(", the latest") : ""}`);
     el("line", { x1, y1, x2, y2, class: "tr-trunk-line" }, tg);
     if (t.open_fence) el("line", { x1, y1, x2, y2, class: "tr-trunk-core" }, tg);
   }
   if (view.open_end) {
     const [cx, cy] = pointXY(view.open_end);
     const ring = el("g", { class: "tr-open-end" }, layer);
-    title(ring, `The open end of the fence, ${view.open_end_name || "here"}: the next trunk goes on from here`);
+    title(
+      ring,
+      format(gettext("The open end of the fence, %(point)s: the next trunk goes on from here"), { point: view.open_end_name || gettext("here") }),
+    );
     el("circle", { cx, cy, r: 12, class: "tr-ring" }, ring);
   }
 }
@@ -417,13 +447,13 @@ function drawLegend(svg, view, moves, lay, top) {
   // Only what the board can show now: no free spots once all eight houses stand, no open
   // fence before the trunks or after the end.
   const items = [
-    ["area-yellow", "Yellow's land (Y)"],
-    ["area-red", "Red's land (R)"],
+    ["area-yellow", gettext("Yellow's land (Y)")],
+    ["area-red", gettext("Red's land (R)")],
   ];
-  if ((view.farm_houses || []).length < (view.farm_spots || []).length) items.push(["spot", "free farm-house spot"]);
-  items.push(["trunk", "trunk"]);
-  if (view.phase === "trunks") items.push(["open", "fence still open"], ["ring", "open end"]);
-  if (moves.trunks.size) items.push(["legal", "you may put a trunk"]);
+  if ((view.farm_houses || []).length < (view.farm_spots || []).length) items.push(["spot", gettext("free farm-house spot")]);
+  items.push(["trunk", gettext("trunk")]);
+  if (view.phase === "trunks") items.push(["open", gettext("fence still open")], ["ring", gettext("open end")]);
+  if (moves.trunks.size) items.push(["legal", gettext("you may put a trunk")]);
   const g = el("g", { class: "tr-legend", transform: `translate(0 ${top})` }, svg);
   // Flowed left to right, each item as wide as its label, wrapping at the board's width.
   let x = 8;

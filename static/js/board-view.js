@@ -3,18 +3,13 @@
 // button for every legal action. The live match page (match.js) and the lessons (learn.js)
 // both draw through these.
 
-import { format, gettext } from "./i18n.js";
+import { format, gettext, ngettext } from "./i18n.js";
 
 export function text(tag, content, cls) {
   const el = document.createElement(tag);
   if (content !== undefined && content !== null) el.textContent = content;
   if (cls) el.className = cls;
   return el;
-}
-
-// "1 point", "2 points".
-export function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many || `${one}s`}`;
 }
 
 // The game's renderer module, or null (the board then shows the raw view).
@@ -62,7 +57,7 @@ function breakdownCell(parts) {
   const td = text("td", null, "breakdown");
   if (!parts.length) return td;
   const details = document.createElement("details");
-  details.append(text("summary", plural(parts.length, "item")));
+  details.append(text("summary", format(ngettext("%(count)s item", "%(count)s items", parts.length), { count: parts.length })));
   const table = text("table", null, "breakdown-table");
   for (const [label, pts] of parts) {
     const tr = document.createElement("tr");

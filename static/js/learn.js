@@ -3,6 +3,7 @@
 // either the next step or a hint with the same position. No match, no socket.
 
 import * as boardView from "./board-view.js";
+import { format, gettext } from "./i18n.js";
 
 const root = document.getElementById("lesson");
 const els = {
@@ -24,7 +25,7 @@ let renderer = null;
 let pending = false;
 
 function seatName(index) {
-  return lesson.seat_names[index] || `Seat ${index + 1}`;
+  return lesson.seat_names[index] || format(gettext("Seat %(number)s"), { number: index + 1 });
 }
 
 function showHint(message) {
@@ -45,9 +46,9 @@ async function act(action) {
       body: JSON.stringify({ action, progress: lesson.progress }),
     });
     answer = await res.json();
-    if (!res.ok) showHint(answer.message || "That did not work: try again.");
+    if (!res.ok) showHint(answer.message || gettext("That did not work: try again."));
   } catch (err) {
-    showHint("The server did not answer: check your connection and try again.");
+    showHint(gettext("The server did not answer: check your connection and try again."));
   } finally {
     pending = false;
   }
@@ -71,7 +72,9 @@ function renderSteps() {
 
 function render() {
   const view = lesson.view || {};
-  els.count.textContent = lesson.finished ? "Lesson done" : `Step ${lesson.step + 1} of ${lesson.steps.length}`;
+  els.count.textContent = lesson.finished
+    ? gettext("Lesson done")
+    : format(gettext("Step %(step)s of %(steps)s"), { step: lesson.step + 1, steps: lesson.steps.length });
   els.title.textContent = lesson.title;
   els.prompt.textContent = lesson.prompt;
   els.done.textContent = lesson.done;

@@ -6,6 +6,7 @@
 import * as boardView from "./board-view.js";
 import { showYourTurn } from "./your-turn.js";
 import { dateTimeText } from "./times.js";
+import { format, gettext, ngettext } from "./i18n.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -51,7 +52,7 @@ let clockTimer = null;
 let clockExpiredAsked = false;
 let clockWarned = false;
 
-const { text, plural } = boardView;
+const { text } = boardView;
 
 function showBanner(message) {
   els.banner.textContent = message;
@@ -66,7 +67,7 @@ function showError(message) {
 // Every seat's name comes from the server (games/seat_names.py): the player and the seat's
 // colour, "Greedy (red)", so several bots of one kind are told apart everywhere.
 function seatName(index) {
-  return (payload.seat_names || [])[index] || `Seat ${index + 1}`;
+  return (payload.seat_names || [])[index] || format(gettext("Seat %(number)s"), { number: index + 1 });
 }
 
 // An action in plain words, with the seat it names ("Seat 2 plays first", counted from 1)
@@ -106,12 +107,12 @@ async function actOverApi(action) {
       return;
     }
     pending = false;
-    showError(body.message || `The move was not accepted (${res.status}).`);
+    showError(body.message || format(gettext("The move was not accepted (%(status)s)."), { status: res.status }));
     render();
     await refreshOverApi();
   } catch {
     pending = false;
-    showError("The move could not be sent: check your connection and try again.");
+    showError(gettext("The move could not be sent: check your connection and try again."));
     render();
   }
 }
@@ -186,27 +187,29 @@ function renderTakeback() {
   }
   let status = "";
   if (tb && tb.declined_by !== null) {
-    status = `${seatName(tb.declined_by)} declined to take back ${tb.seat === payload.seat ? "your" : `${seatName(tb.seat)}'s`} move.`;
+    status = tb.seat === payload.seat
+      ? format(gettext("%(name)s declined to take back your move."), { name: seatName(tb.declined_by) })
+      : format(gettext("%(name)s declined to take back %(player)s's move."), { name: seatName(tb.declined_by), player: seatName(tb.seat) });
   } else if (tb && tb.seat === payload.seat) {
-    status = `You asked to take back your last move: waiting for ${names(tb.waiting)}.`;
+    status = format(gettext("You asked to take back your last move: waiting for %(names)s."), { names: names(tb.waiting) });
   } else if (tb) {
-    status = `${seatName(tb.seat)} asks to take back their last move.`;
+    status = format(gettext("%(name)s asks to take back their last move."), { name: seatName(tb.seat) });
     if (tb.waiting.includes(payload.seat)) {
       els.takebackButtons.append(
-        takebackButton("Accept", "takeback-accept", { type: "takeback_answer", accept: true }, "button primary"),
-        takebackButton("Decline", "takeback-decline", { type: "takeback_answer", accept: false }),
+        takebackButton(gettext("Accept"), "takeback-accept", { type: "takeback_answer", accept: true }, "button primary"),
+        takebackButton(gettext("Decline"), "takeback-decline", { type: "takeback_answer", accept: false }),
       );
     } else if (tb.waiting.length) {
-      status += ` Waiting for ${names(tb.waiting)}.`;
+      status += ` ${format(gettext("Waiting for %(names)s."), { names: names(tb.waiting) })}`;
     }
   } else if (lastMoveIsMine()) {
-    els.takebackButtons.append(takebackButton("Ask to take back", "takeback-ask", { type: "takeback_request" }));
+    els.takebackButtons.append(takebackButton(gettext("Ask to take back"), "takeback-ask", { type: "takeback_request" }));
   } else if (chanceFollowedMyMove()) {
-    const b = takebackButton("Ask to take back", "takeback-ask", { type: "takeback_request" });
+    const b = takebackButton(gettext("Ask to take back"), "takeback-ask", { type: "takeback_request" });
     b.disabled = true;
     b.setAttribute("aria-describedby", "takeback-status");
     els.takebackButtons.append(b);
-    status = "No takeback after a roll of the dice or a drawn card.";
+    status = gettext("No takeback after a roll of the dice or a drawn card.");
   }
   els.takebackStatus.textContent = status;
   els.takebackStatus.hidden = !status;
@@ -235,14 +238,14 @@ function renderSeats() {
     } else if (seat.record_name) {
       li.append(" ", text("span", seat.record_name, "name"));  // an imported match's player
     } else {
-      li.append(" ", text("em", "Open seat"));
+      li.append(" ", text("em", gettext("Open seat")));
     }
-    if (seat.is_bot || seat.bot) li.append(" ", text("span", "bot", "badge"));
-    if (seat.resigned) li.append(" ", text("span", "resigned", "badge"));
-    if (seat.timed_out) li.append(" ", text("span", "out of time", "badge"));
-    if (seat.place) li.append(" ", text("strong", `place ${seat.place}`));
+    if (seat.is_bot || seat.bot) li.append(" ", text("span", gettext("bot"), "badge"));
+    if (seat.resigned) li.append(" ", text("span", gettext("resigned"), "badge"));
+    if (seat.timed_out) li.append(" ", text("span", gettext("out of time"), "badge"));
+    if (seat.place) li.append(" ", text("strong", format(gettext("place %(place)s"), { place: seat.place })));
     if (toMove) {
-      if (seat.is_bot || seat.bot) li.append(" ", text("span", "thinking…", "thinking"));
+      if (seat.is_bot || seat.bot) li.append(" ", text("span", gettext("thinking…"), "thinking"));
       else if (payload.clocks.deadline) li.append(" ", text("span", "", "clock"));
     }
     els.seats.append(li);
@@ -260,7 +263,10 @@ function renderTurn() {
   const mine = seat.index === payload.seat;
   els.turn.classList.toggle("mine", mine);
   els.turn.classList.toggle("thinking", Boolean(bot));
-  els.turnWho.textContent = mine ? "Your move" : bot ? `${seatName(seat.index)} is thinking…` : `${seatName(seat.index)} to move`;
+  const name = seatName(seat.index);
+  els.turnWho.textContent = mine
+    ? gettext("Your move")
+    : format(bot ? gettext("%(name)s is thinking…") : gettext("%(name)s to move"), { name });
   els.turnClock.hidden = !payload.clocks.deadline;
 }
 
@@ -277,9 +283,15 @@ function renderMoveDue() {
 }
 
 function clockText(left) {
-  if (left > 86400) return `${Math.floor(left / 86400)} d ${Math.floor((left % 86400) / 3600)} h left`;
-  if (left > 3600) return `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min left`;
-  return `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")} left`;
+  if (left > 86400) {
+    return format(gettext("%(days)s d %(hours)s h left"), { days: Math.floor(left / 86400), hours: Math.floor((left % 86400) / 3600) });
+  }
+  if (left > 3600) {
+    return format(gettext("%(hours)s h %(minutes)s min left"), { hours: Math.floor(left / 3600), minutes: Math.floor((left % 3600) / 60) });
+  }
+  const minutes = Math.floor(left / 60);
+  const seconds = String(Math.floor(left % 60)).padStart(2, "0");
+  return format(gettext("%(minutes)s:%(seconds)s left"), { minutes, seconds });
 }
 
 // Low: the last quarter of the time for a move, and at most the last 30 s of it.
@@ -302,7 +314,11 @@ function tickClock() {
   const mine = payload.clocks.to_move === payload.seat;
   if (low && mine && !clockWarned) {
     clockWarned = true; // said once per move: an alert read out every second would drown the page
-    els.clockWarning.textContent = `Hurry: ${Math.ceil(left)} seconds left for this move.`;
+    const seconds = Math.ceil(left);
+    els.clockWarning.textContent = format(
+      ngettext("Hurry: %(seconds)s second left for this move.", "Hurry: %(seconds)s seconds left for this move.", seconds),
+      { seconds },
+    );
   }
   els.clockWarning.hidden = !(low && mine);
   if (left === 0 && !clockExpiredAsked && socket && socket.readyState === WebSocket.OPEN) {
@@ -328,11 +344,11 @@ function renderResult() {
   els.result.hidden = false;
   els.result.className = "result card";
   if (payload.status === "aborted") {
-    els.result.append(text("h2", "The match was called off"));
-    if (payload.end_reason === "expired") els.result.append(text("p", "Nobody took the free seats for a day, so the match was closed."));
+    els.result.append(text("h2", gettext("The match was called off")));
+    if (payload.end_reason === "expired") els.result.append(text("p", gettext("Nobody took the free seats for a day, so the match was closed.")));
     return;
   }
-  els.result.append(text("h2", "Final ranking"));
+  els.result.append(text("h2", gettext("Final ranking")));
   const ol = text("ul", null, "final-ranking");
   const ranked = [...payload.seats].sort((a, b) => a.place - b.place);
   const tieBreaks = (payload.view || {}).tie_breaks || { labels: [], values: [] };
@@ -341,7 +357,9 @@ function renderResult() {
     const li = text("li", `${seat.place}. `);
     li.append(text("span", seatName(seat.index), "name"));
     li.lastChild.title = seatName(seat.index);
-    li.append(` — ${plural(seat.score, "point")}${seat.resigned ? " (resigned)" : ""}${seat.timed_out ? " (out of time)" : ""}`);
+    const points = format(ngettext("%(count)s point", "%(count)s points", seat.score), { count: seat.score });
+    const left = [seat.resigned ? gettext("(resigned)") : "", seat.timed_out ? gettext("(out of time)") : ""];
+    li.append([` — ${points}`, ...left.filter(Boolean)].join(" "));
     const note = tieNote(seat, ranked, k, tieBreaks);
     if (note) {
       tied = true;
@@ -352,8 +370,10 @@ function renderResult() {
   els.result.append(ol);
   if (tied) {
     const rule = tieBreaks.labels.length
-      ? `Equal points are decided by ${tieBreaks.labels.join(", then ")}; players still equal share their place.`
-      : "Players with equal points share their place.";
+      ? format(gettext("Equal points are decided by %(rules)s; players still equal share their place."), {
+          rules: tieBreaks.labels.join(gettext(", then ")),
+        })
+      : gettext("Players with equal points share their place.");
     els.result.append(text("p", rule, "muted tie-rule"));
   }
   els.replay.hidden = false;
@@ -364,14 +384,19 @@ function renderResult() {
 function tieNote(seat, ranked, k, tieBreaks) {
   const left = (s) => s.resigned || s.timed_out;
   if (left(seat)) return "";
-  if (ranked.some((o) => o !== seat && o.place === seat.place)) return "(shared place)";
+  if (ranked.some((o) => o !== seat && o.place === seat.place)) return gettext("(shared place)");
   const next = ranked[k + 1];
   if (!next || left(next) || next.score !== seat.score) return "";
   const mine = tieBreaks.values[seat.index] || [];
   const theirs = tieBreaks.values[next.index] || [];
   const i = mine.findIndex((v, j) => v !== theirs[j]);
   if (i < 0) return "";
-  return `(ahead of ${seatName(next.index)} on the tie-break: ${tieBreaks.labels[i]}, ${mine[i]} to ${theirs[i]})`;
+  return format(gettext("(ahead of %(name)s on the tie-break: %(rule)s, %(mine)s to %(theirs)s)"), {
+    name: seatName(next.index),
+    rule: tieBreaks.labels[i],
+    mine: mine[i],
+    theirs: theirs[i],
+  });
 }
 
 function drawBoard(view, interactive) {
@@ -394,9 +419,9 @@ function headline(view) {
 
 function render() {
   const view = payload.view || {};
-  const over = { finished: payload.outcome || "The match is over.", aborted: "The match was called off." };
+  const over = { finished: payload.outcome || gettext("The match is over."), aborted: gettext("The match was called off.") };
   els.prompt.textContent =
-    payload.status === "open" ? "Waiting for players to take the open seats." : over[payload.status] || headline(view);
+    payload.status === "open" ? gettext("Waiting for players to take the open seats.") : over[payload.status] || headline(view);
   renderSeats();
   renderTurn();
   renderMoveDue();
@@ -463,7 +488,7 @@ function applySnapshot(snapshot) {
 // One move in plain words ("Greedy (red): Put a blue chip on b2"), numbered from 1; once the
 // match is over, a button that shows the position after it.
 function moveText(m) {
-  return `${m.seat === null ? "Chance" : seatName(m.seat)}: ${moveWords(m.label || m.action)}`;
+  return `${m.seat === null ? gettext("Chance") : seatName(m.seat)}: ${moveWords(m.label || m.action)}`;
 }
 
 function moveItem(m) {
@@ -610,22 +635,26 @@ function connect() {
   });
   socket.addEventListener("close", (event) => {
     if (event.code === 4403) {
-      showBanner("You may not watch this match.");
+      showBanner(gettext("You may not watch this match."));
       return;
     }
     if (event.code === SIGNED_OUT) {
       // A new password, a sign-out or a closed account ended this page's sign-in
       // (live.credentials): no reconnecting, which would only come back as someone else.
       pending = false;
-      showBanner("You were signed out (a new password, or signed out elsewhere). Reload the page to carry on.");
+      showBanner(gettext("You were signed out (a new password, or signed out elsewhere). Reload the page to carry on."));
       return;
     }
     const delay = Math.min(10000, 500 * 2 ** retry) + Math.random() * 250;
     retry += 1;
     if (event.code === LIVE_DOWN) {
-      showBanner("The live connection is down: your moves go to the server directly, and others' moves show within seconds. Reconnecting…");
+      showBanner(
+        gettext(
+          "The live connection is down: your moves go to the server directly, and others' moves show within seconds. Reconnecting…",
+        ),
+      );
     } else {
-      showBanner(event.code === 4429 ? `${event.reason} Reconnecting…` : "Reconnecting…");
+      showBanner(event.code === 4429 ? `${event.reason} ${gettext("Reconnecting…")}` : gettext("Reconnecting…"));
     }
     pollWhileOffline(true);
     setTimeout(connect, delay);
@@ -644,7 +673,7 @@ function loadReplay() {
   if (replayLoad) return;
   const q = token ? `?token=${encodeURIComponent(token)}` : "";
   els.replay.setAttribute("aria-busy", "true");
-  els.replayPos.textContent = "Loading the replay…";
+  els.replayPos.textContent = gettext("Loading the replay…");
   replayLoad = fetch(`/matches/${matchId}/replay.json${q}`, { credentials: "same-origin" })
     .then((res) => (res.ok ? res.json() : Promise.reject(new Error(String(res.status)))))
     .then((replay) => {
@@ -656,7 +685,7 @@ function loadReplay() {
     .catch(() => {
       replayLoad = null; // the next click tries again
       replayAsked.length = 0;
-      els.replayPos.textContent = "The replay could not be loaded: try again.";
+      els.replayPos.textContent = gettext("The replay could not be loaded: try again.");
     })
     .finally(() => els.replay.removeAttribute("aria-busy"));
 }
@@ -711,8 +740,11 @@ function showFrame() {
   drawBoard(frame.view, false);
   els.prompt.textContent = frame.view.prompt || "";
   renderScore(frame.view);
-  const what = frame.action ? ` — ${frame.seat === null ? "Chance" : seatName(frame.seat)}: ${moveWords(frame.label || frame.action)}` : " — start";
-  els.replayPos.textContent = `Step ${replayIndex} of ${replayFrames.length - 1}${what}`;
+  const what = frame.action
+    ? `${frame.seat === null ? gettext("Chance") : seatName(frame.seat)}: ${moveWords(frame.label || frame.action)}`
+    : gettext("start");
+  const where = format(gettext("Step %(step)s of %(steps)s"), { step: replayIndex, steps: replayFrames.length - 1 });
+  els.replayPos.textContent = `${where} — ${what}`;
   // For the page's other parts that follow the replay (the analysis chart's cursor).
   document.dispatchEvent(new CustomEvent("replay-shown", { detail: replayIndex }));
 }
@@ -773,9 +805,9 @@ if (inviteLink) {
     inviteLink.select();
     try {
       await navigator.clipboard.writeText(inviteLink.value);
-      event.target.textContent = "Copied";
+      event.target.textContent = gettext("Copied");
     } catch (err) {
-      event.target.textContent = "Press Ctrl+C to copy";
+      event.target.textContent = gettext("Press Ctrl+C to copy");
     }
   });
 }

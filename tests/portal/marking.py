@@ -76,7 +76,10 @@ def bare_words_of_template(path: Path) -> list[str]:
 
 # A string literal of a script, shown to people: a capital letter and a space, or a sentence.
 _JS_STRING = re.compile(r"""(?<![\w$.])(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\\n]|\\.)*)`)""")
-_JS_CALL = re.compile(r"(?:gettext|ngettext|pgettext|npgettext|interpolate)\(\s*$")
+_JS_CALL = re.compile(
+    r"(?:(?:gettext|ngettext|pgettext|npgettext|interpolate)\(\s*"
+    r"|ngettext\(\s*(?:\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'),\s*)$"  # or ngettext's plural
+)
 
 
 def _without_comments(source: str) -> str:
@@ -104,7 +107,7 @@ def bare_strings_of_script(path: Path) -> list[str]:
             continue
         if "<" in text and ">" in text and not re.search(r">[^<]*[A-Za-z]{3,}", text):
             continue  # markup only
-        before = source[max(0, match.start() - 40) : match.start()]
+        before = source[max(0, match.start() - 400) : match.start()]
         if _JS_CALL.search(before):
             continue
         found.append(text)
