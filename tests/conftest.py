@@ -158,9 +158,13 @@ def _finished_matches_replay_to_their_snapshots(request):
 
 @pytest.fixture(autouse=True)
 def _fresh_state(settings):
-    """Each test starts with an empty cache (rate limits) and no remembered engine states."""
+    """Each test starts with an empty cache (rate limits), no remembered engine states, and no
+    Redis outage an earlier test met (a call that timed out on a loaded machine)."""
     from django.core.cache import cache
 
+    from portal import redis_pool
+
+    redis_pool.reset_breakers()
     cache.clear()
     state_cache.forget_all()
     bot_queue.clear()  # no lease of an earlier test's person (ids repeat) holds up this one's bots

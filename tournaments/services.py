@@ -22,7 +22,6 @@ import secrets
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -559,7 +558,9 @@ def _call_to_table(tournament: Tournament, number: int, match: Match, seated: li
         announce=True,
     )
     for row in rows:
-        transaction.on_commit(partial(notification_tasks.send_notice_mail.delay, row.pk), robust=True)
+        # A function with a name, not a partial: Django logs a robust callback's failure by its
+        # ``__qualname__``, and a partial has none (the logging itself would raise).
+        transaction.on_commit(lambda pk=row.pk: notification_tasks.send_notice_mail.delay(pk), robust=True)
 
 
 def _pairings(tournament: Tournament, number: int) -> tuple[list[tuple[int, ...]], list[int]]:

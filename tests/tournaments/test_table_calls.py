@@ -68,6 +68,21 @@ def test_the_next_rounds_tables_call_their_players_again(alice, four):
             assert table_calls(user)[-1].text.startswith("Your table is ready: round 2 of Night cup")
 
 
+def test_a_table_mail_that_cannot_be_queued_leaves_the_start_and_its_calls_in_place(alice, four, monkeypatch):
+    """Redis down for a moment as the tables are made: the e-mails are not queued (the failure
+    is logged), and the tournament starts with every call on the site all the same."""
+    from notifications import tasks as notification_tasks
+    from portal.redis_pool import RedisDown
+
+    def broker_down(*args, **kwargs):
+        raise RedisDown("Redis is down: notifications.tasks.send_notice_mail not queued")
+
+    monkeypatch.setattr(notification_tasks.send_notice_mail, "delay", broker_down)
+    tournament = started(alice, four)
+    assert tournament.status == "running" and tables_of(tournament)
+    assert all(table_calls(user) for table in tables_of(tournament) for user in seated_users(table))
+
+
 def test_bots_are_not_called(alice, four):
     tournament = announce(alice, name="Night cup")
     services.tournament_join(tournament_id=tournament.pk, user=four[0])
