@@ -558,9 +558,18 @@ def _call_to_table(tournament: Tournament, number: int, match: Match, seated: li
         announce=True,
     )
     for row in rows:
-        # A function with a name, not a partial: Django logs a robust callback's failure by its
-        # ``__qualname__``, and a partial has none (the logging itself would raise).
-        transaction.on_commit(lambda pk=row.pk: notification_tasks.send_notice_mail.delay(pk), robust=True)
+        _mail_on_commit(row.pk)
+
+
+def _mail_on_commit(notification_id: int) -> None:
+    """Queue the notice's e-mail once the transaction commits; a failure to queue it is logged.
+    A function with a name, not a partial: Django logs a robust callback's failure by its
+    ``__qualname__``, and a partial has none (the logging itself would raise)."""
+
+    def queue_mail() -> None:
+        notification_tasks.send_notice_mail.delay(notification_id)
+
+    transaction.on_commit(queue_mail, robust=True)
 
 
 def _pairings(tournament: Tournament, number: int) -> tuple[list[tuple[int, ...]], list[int]]:
