@@ -4,28 +4,19 @@ static/games/<slug>.js, run by Node), in terms of its own elements; an action th
 place (a roll, a draw, a pass) has none, and the key under the board says it in words."""
 
 import json
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
+from .node import run_module
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def places(game: str, actions: list[str]) -> list:
-    if shutil.which("node") is None:  # a failure, not a skip, in CI (.ci/run installs it)
-        if os.environ.get("CI"):
-            pytest.fail("Node is missing: .ci/run installs Debian's nodejs")
-        pytest.skip("needs Node to run the board's module (apt-get install nodejs)")
     script = (
         f'import {{ actionPlaces }} from "./static/games/{game}.js";'
         f"console.log(JSON.stringify({json.dumps(actions)}.map(actionPlaces)));"
     )
-    out = subprocess.run(["node", "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
+    return run_module(script)
 
 
 def test_territories_marks_a_farm_houses_square_and_a_trunks_line_between_two_squares():

@@ -2,30 +2,21 @@
 nor "Red (bob (red))" (static/games/board-kit.js, ``seatLabel``, run by Node)."""
 
 import json
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
+from .node import run_module
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "static" / "games"
 
 
 def labels(seat, names):
-    if shutil.which("node") is None:  # a failure, not a skip, in CI (.ci/run installs it)
-        if os.environ.get("CI"):
-            pytest.fail("Node is missing: .ci/run installs Debian's nodejs")
-        pytest.skip("needs Node to run the board's module (apt-get install nodejs)")
     script = (
         'import { seatLabel } from "./static/games/board-kit.js";'
         f"const ctx = {{ seat: {json.dumps(seat)}, seatNames: {json.dumps(names)} }};"
         f"console.log(JSON.stringify({json.dumps(names)}.map((_, i) => seatLabel(ctx, i))));"
     )
-    out = subprocess.run(["node", "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
+    return run_module(script)
 
 
 def test_the_viewers_seat_says_you_inside_its_colour():
