@@ -10,10 +10,14 @@ Run from the project folder (no service needed: it calls the pure analysis direc
    at the budget (``--iterations``, default the site's ``ANALYSIS_ITERATIONS`` default, 200):
    the time per position and per judged decision, and per match.
 2. A live bot's reply: MCTS Medium chooses in the same fixed positions (a 3-player GP02A and a
-   dice game mid-game), once alone and once while ``--analyses`` (default 4) analyses run in
-   other processes at the lowest priority (``nice 19``), as the ``analysis`` queue's worker
-   should run beside the bots' on one machine. Alone and beside are interleaved, position by
-   position; the figure is the ratio of the medians (the target: at most 1.10).
+   dice game mid-game), marked as thinking as the bots' task marks it
+   (``games.bot_activity.thinking``), once alone, once while ``--analyses`` (default 4) analyses
+   run in other processes at the lowest priority (``nice 19``) and pause as the analysis task
+   pauses (``bot_activity.pauser``), and once beside as many analyses that do not pause (as
+   before the pauses). Alone and beside are interleaved, position by position; the figure is
+   the ratio of the medians, beside pausing analyses to alone (the target: at most 1.10).
+   The analyses see the bot's mark only through Redis: set ``REDIS_URL`` (the bench uses the
+   key ``bots:thinking`` of that database).
 
 Results go to bench/results/analysis.json. The figures depend on the cores: with fewer cores
 than analyses plus one, a bot shares its core whatever the priority says.
@@ -30,10 +34,18 @@ import statistics
 import time
 from pathlib import Path
 
-from games.bots import get_bot
-from games.bots.analysis import analyse
-from games.bots.base import sample_outcome
-from games.engines import get_game
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+django.setup()
+
+from django.conf import settings  # noqa: E402
+
+from games import bot_activity  # noqa: E402
+from games.bots import get_bot  # noqa: E402
+from games.bots.analysis import analyse  # noqa: E402
+from games.bots.base import sample_outcome  # noqa: E402
+from games.engines import get_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [("territories", 2), ("game-of-god", 2), ("chit-territory", 2), ("dice-territory", 3), ("gp02a", 3)]
@@ -79,13 +91,14 @@ def analysis_times(iterations: int, games: int) -> list[dict]:
     return rows
 
 
-def _analyse_forever(iterations: int, seed: int, cores: set[int] | None) -> None:
+def _analyse_forever(iterations: int, record: list[str], seed: int, pausing: bool, cores: set[int] | None) -> None:
     os.nice(19)
     if cores:
         os.sched_setaffinity(0, cores)
     while True:
-        record = played("chit-territory", 2, seed)
-        analyse(get_game("chit-territory"), 2, {}, record, iterations=iterations, seed=seed)
+        # As the analysis task pauses (games.services.analysis).
+        pause = bot_activity.pauser(total=settings.ANALYSIS_SECONDS / 2) if pausing else None
+        analyse(get_game("chit-territory"), 2, {}, record, iterations=iterations, seed=seed, pause=pause)
 
 
 def bot_replies(iterations: int, analyses: int, rounds: int, pin: bool = False) -> dict:
@@ -105,33 +118,51 @@ def bot_replies(iterations: int, analyses: int, rounds: int, pin: bool = False) 
         times = []
         for state in positions:
             started = time.perf_counter()
-            bot.choose(state, state.current_player(), random.Random(0))
+            with bot_activity.thinking():  # as the bots' task marks its turn (games.tasks._choose)
+                bot.choose(state, state.current_player(), random.Random(0))
             times.append(time.perf_counter() - started)
         return times
 
-    alone, beside = [], []
-    for _ in range(rounds):
-        alone += reply_seconds()
+    def beside_analyses(pausing: bool) -> list[float]:
         workers = [
-            multiprocessing.Process(target=_analyse_forever, args=(iterations, k, analysis_cores), daemon=True)
+            multiprocessing.Process(
+                target=_analyse_forever, args=(iterations, record, k, pausing, analysis_cores), daemon=True
+            )
             for k in range(analyses)
         ]
         for worker in workers:
             worker.start()
         time.sleep(1.0)  # under way
-        beside += reply_seconds()
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
-            worker.join()
-    ratio = statistics.median(beside) / statistics.median(alone)
+        try:
+            return reply_seconds()
+        finally:
+            for worker in workers:
+                worker.terminate()
+            for worker in workers:
+                worker.join()
+
+    record = played("chit-territory", 2, 0)  # the game every analysis judges, over and over
+    load_before = os.getloadavg()
+    alone, beside, unpaused = [], [], []
+    for _ in range(rounds):
+        alone += reply_seconds()
+        beside += beside_analyses(pausing=True)
+        unpaused += beside_analyses(pausing=False)
+    median = statistics.median
     return {
         "analyses": analyses,
-        "median_alone_s": round(statistics.median(alone), 3),
-        "median_beside_s": round(statistics.median(beside), 3),
-        "ratio": round(ratio, 3),
+        "rounds": rounds,
+        "replies_each": len(alone),
+        "median_alone_s": round(median(alone), 3),
+        "median_beside_s": round(median(beside), 3),
+        "median_beside_unpaused_s": round(median(unpaused), 3),
+        "ratio": round(median(beside) / median(alone), 3),
+        "ratio_unpaused": round(median(unpaused) / median(alone), 3),
+        "signal": "redis" if settings.REDIS_URL else "memory",
         "cores": len(every) or os.cpu_count(),
         "analyses_pinned_to": sorted(analysis_cores) if analysis_cores else None,
+        "load_average_before": [round(x, 2) for x in load_before],
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
     }
 
 
@@ -145,15 +176,18 @@ def main() -> None:
     parser.add_argument("--pin", action="store_true", help="the analyses on a core of their own")
     parser.add_argument("--bot-only", action="store_true", help="only the bot's reply beside analyses")
     args = parser.parse_args()
+    if not settings.REDIS_URL:
+        parser.error("set REDIS_URL: the analyses run in processes of their own and see a bot thinking through Redis")
     if args.quick:
         args.iterations, args.games, args.rounds = 20, 1, 1
+    out = ROOT / "bench" / "results" / "analysis.json"
+    kept = json.loads(out.read_text()).get("analysis", []) if args.bot_only and out.exists() else []
     results = {
         "iterations": args.iterations,
-        "analysis": [] if args.bot_only else analysis_times(args.iterations, args.games),
+        "analysis": kept if args.bot_only else analysis_times(args.iterations, args.games),
         "bot_reply": bot_replies(args.iterations, args.analyses, args.rounds, args.pin),
     }
     print(json.dumps(results["bot_reply"]))
-    out = ROOT / "bench" / "results" / "analysis.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(results, indent=1) + "\n")
 

@@ -641,6 +641,9 @@ BOT_TURNS_AT_ONCE_PER_PERSON = env.int("BOT_TURNS_AT_ONCE_PER_PERSON", default=1
 ANALYSIS_ITERATIONS = env.int("ANALYSIS_ITERATIONS", default=20 if TESTING else 200)  # tests: tiny
 ANALYSIS_QUEUED_PER_PERSON = env.int("ANALYSIS_QUEUED_PER_PERSON", default=3)
 ANALYSIS_SECONDS = env.int("ANALYSIS_SECONDS", default=1800)
+# An analysis pauses while a live bot of the deployment thinks (games.bot_activity): off when
+# the analyses' worker has cores (or a host) of its own, where it slows no bot.
+ANALYSIS_PAUSES_FOR_BOTS = env.bool("ANALYSIS_PAUSES_FOR_BOTS", default=True)
 CELERY_TASK_ROUTES = {"games.tasks.analyse_match": {"queue": "analysis"}}
 # Challenges and rematch offers wait this long for an answer; one person has at most this
 # many challenges waiting at a time.

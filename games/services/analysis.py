@@ -6,7 +6,8 @@ costs nothing. Nothing is told of a match still going: no help during play.
 An analysis steps aside while a live bot thinks (``games.bot_activity``): it waits for the
 bots, at most ``bot_activity.MAX_WAIT`` seconds at a time and at most half the task's soft time
 limit (``ANALYSIS_SECONDS``) in all, so the waits alone never make it run out of time (at the
-default budget an analysis's own work takes a minute or two, docs/BENCHMARKS.md)."""
+default budget an analysis's own work takes a minute or two, docs/BENCHMARKS.md); not with
+``ANALYSIS_PAUSES_FOR_BOTS`` off."""
 
 from __future__ import annotations
 
@@ -140,7 +141,9 @@ def analysis_run(*, analysis_id: int) -> bool:
             iterations=settings.ANALYSIS_ITERATIONS,
             seed=0,
             progress=progress,
-            pause=bot_activity.pauser(total=settings.ANALYSIS_SECONDS / 2),
+            pause=bot_activity.pauser(total=settings.ANALYSIS_SECONDS / 2)
+            if settings.ANALYSIS_PAUSES_FOR_BOTS
+            else None,
         )
     except Exception:
         MatchAnalysis.objects.filter(pk=analysis_id).update(status=MatchAnalysis.Status.FAILED)

@@ -105,17 +105,30 @@ def test_a_live_bots_search_counts_as_thinking():
     assert seen == [1] and bot_activity.bots_thinking() == 0
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_analysis_task_pauses_for_the_bots(alice, bob, every_iteration, monkeypatch):
-    pauses = []
+def _analysed_with_pauses_recorded(alice, bob, monkeypatch) -> list[float]:
+    """Run the analysis task on a finished match; the pauses it asked for (none waits)."""
+    pauses: list[float] = []
 
     def no_bot_thinking(max_wait):
         pauses.append(max_wait)
         return 0.0
 
+    monkeypatch.setattr(analysis_module, "PAUSE_EVERY", 0.0)
     monkeypatch.setattr(bot_activity, "wait_while_bots_think", no_bot_thinking)
     match = finished_by_random_play("territories", [alice, bob], seed=3)
     analysis = MatchAnalysis.objects.create(match=match, budget=analysis_budget(), requested_by=alice)
     assert analysis_run(analysis_id=analysis.pk)
     assert MatchAnalysis.objects.get(pk=analysis.pk).status == "done"
+    return pauses
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_analysis_task_pauses_for_the_bots(alice, bob, monkeypatch):
+    pauses = _analysed_with_pauses_recorded(alice, bob, monkeypatch)
     assert pauses and max(pauses) <= bot_activity.MAX_WAIT
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_analysis_worker_with_cores_of_its_own_is_told_not_to_pause(alice, bob, settings, monkeypatch):
+    settings.ANALYSIS_PAUSES_FOR_BOTS = False
+    assert _analysed_with_pauses_recorded(alice, bob, monkeypatch) == []
