@@ -11,11 +11,12 @@ Run from the project folder (no service needed: it calls the pure analysis direc
    the time per position and per judged decision, and per match.
 2. A live bot's reply: MCTS Medium chooses in the same fixed positions (a 3-player GP02A and a
    dice game mid-game), marked as thinking as the bots' task marks it
-   (``games.bot_activity.thinking``), once alone, once while ``--analyses`` (default 4) analyses
-   run in other processes at the lowest priority (``nice 19``) and pause as the analysis task
-   pauses (``bot_activity.pauser``), and once beside as many analyses that do not pause (as
-   before the pauses). Alone and beside are interleaved, position by position; the figure is
-   the ratio of the medians, beside pausing analyses to alone (the target: at most 1.10).
+   (``games.bot_activity.thinking``), in three arms: alone; while ``--analyses`` (default 4)
+   analyses run in processes of their own at the lowest priority (``nice 19``) and pause as the
+   analysis task pauses (``bot_activity.pauser``); and beside as many analyses that do not pause
+   (as before the pauses). The analyses' processes are started once and idle in the first arm.
+   The arms are interleaved round by round (``--rounds``), each first in turn; the figure is the
+   ratio of the medians, beside pausing analyses to alone (the target: at most 1.10).
    The analyses see the bot's mark only through Redis: set ``REDIS_URL`` (the bench uses the
    key ``bots:thinking`` of that database).
 
@@ -91,14 +92,31 @@ def analysis_times(iterations: int, games: int) -> list[dict]:
     return rows
 
 
-def _analyse_forever(iterations: int, record: list[str], seed: int, pausing: bool, cores: set[int] | None) -> None:
+# What the analysis processes do: nothing (the bot alone), analyse pausing as the analysis task
+# does, or analyse without pausing (as before the pauses).
+IDLE, PAUSING, UNPAUSED = 0, 1, 2
+ARMS = {IDLE: "alone", PAUSING: "beside", UNPAUSED: "beside_unpaused"}
+
+
+def _analyse_forever(iterations: int, record: list[str], seed: int, mode, ready, cores: set[int] | None) -> None:
     os.nice(19)
     if cores:
         os.sched_setaffinity(0, cores)
+    game = get_game("chit-territory")
+    real = bot_activity.pauser()
+
+    def pause() -> None:
+        while mode.value == IDLE:
+            time.sleep(0.05)
+        if mode.value == PAUSING:
+            real()
+
+    ready.put(seed)
     while True:
+        pause()
         # As the analysis task pauses (games.services.analysis).
-        pause = bot_activity.pauser(total=settings.ANALYSIS_SECONDS / 2) if pausing else None
-        analyse(get_game("chit-territory"), 2, {}, record, iterations=iterations, seed=seed, pause=pause)
+        real = bot_activity.pauser(total=settings.ANALYSIS_SECONDS / 2)
+        analyse(game, 2, {}, record, iterations=iterations, seed=seed, pause=pause)
 
 
 def bot_replies(iterations: int, analyses: int, rounds: int, pin: bool = False) -> dict:
@@ -123,46 +141,48 @@ def bot_replies(iterations: int, analyses: int, rounds: int, pin: bool = False) 
             times.append(time.perf_counter() - started)
         return times
 
-    def beside_analyses(pausing: bool) -> list[float]:
-        workers = [
-            multiprocessing.Process(
-                target=_analyse_forever, args=(iterations, record, k, pausing, analysis_cores), daemon=True
-            )
-            for k in range(analyses)
-        ]
-        for worker in workers:
-            worker.start()
-        time.sleep(1.0)  # under way
-        try:
-            return reply_seconds()
-        finally:
-            for worker in workers:
-                worker.terminate()
-            for worker in workers:
-                worker.join()
-
     record = played("chit-territory", 2, 0)  # the game every analysis judges, over and over
+    # Processes of their own (spawned, not forked: no page of the bot's shared copy-on-write),
+    # started once and kept for the whole run, idle while the bot is measured alone.
+    context = multiprocessing.get_context("spawn")
+    mode = context.Value("i", IDLE, lock=False)
+    ready = context.Queue()
+    workers = [
+        context.Process(target=_analyse_forever, args=(iterations, record, k, mode, ready, analysis_cores), daemon=True)
+        for k in range(analyses)
+    ]
+    for worker in workers:
+        worker.start()
+    for _ in workers:
+        ready.get(timeout=120)
     load_before = os.getloadavg()
-    alone, beside, unpaused = [], [], []
-    for _ in range(rounds):
-        alone += reply_seconds()
-        beside += beside_analyses(pausing=True)
-        unpaused += beside_analyses(pausing=False)
-    median = statistics.median
+    samples: dict[int, list[float]] = {arm: [] for arm in ARMS}
+    try:
+        for r in range(rounds):
+            order = list(ARMS)[r % 3 :] + list(ARMS)[: r % 3]  # each arm first in turn
+            for arm in order:
+                mode.value = arm
+                time.sleep(0.5)  # the analyses under way (or stopped)
+                samples[arm] += reply_seconds()
+    finally:
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.join()
+    median = {arm: statistics.median(times) for arm, times in samples.items()}
     return {
         "analyses": analyses,
         "rounds": rounds,
-        "replies_each": len(alone),
-        "median_alone_s": round(median(alone), 3),
-        "median_beside_s": round(median(beside), 3),
-        "median_beside_unpaused_s": round(median(unpaused), 3),
-        "ratio": round(median(beside) / median(alone), 3),
-        "ratio_unpaused": round(median(unpaused) / median(alone), 3),
+        "replies_each": len(samples[IDLE]),
+        **{f"median_{name}_s": round(median[arm], 3) for arm, name in ARMS.items()},
+        "ratio": round(median[PAUSING] / median[IDLE], 3),
+        "ratio_unpaused": round(median[UNPAUSED] / median[IDLE], 3),
         "signal": "redis" if settings.REDIS_URL else "memory",
         "cores": len(every) or os.cpu_count(),
         "analyses_pinned_to": sorted(analysis_cores) if analysis_cores else None,
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        "samples_s": {name: [round(t, 4) for t in samples[arm]] for arm, name in ARMS.items()},
     }
 
 
