@@ -177,6 +177,27 @@ def bot_replies(iterations: int, analyses: int, rounds: int, pin: bool = False) 
         **{f"median_{name}_s": round(median[arm], 3) for arm, name in ARMS.items()},
         "ratio": round(median[PAUSING] / median[IDLE], 3),
         "ratio_unpaused": round(median[UNPAUSED] / median[IDLE], 3),
+        # The same per position (a GP02A reply and a dice one take different times).
+        "per_position": [
+            {
+                "game": slug,
+                **{
+                    f"median_{name}_s": round(statistics.median(samples[arm][i :: len(positions)]), 3)
+                    for arm, name in ARMS.items()
+                },
+                "ratio": round(
+                    statistics.median(samples[PAUSING][i :: len(positions)])
+                    / statistics.median(samples[IDLE][i :: len(positions)]),
+                    3,
+                ),
+                "ratio_unpaused": round(
+                    statistics.median(samples[UNPAUSED][i :: len(positions)])
+                    / statistics.median(samples[IDLE][i :: len(positions)]),
+                    3,
+                ),
+            }
+            for i, (slug, _players, _steps) in enumerate(BOT_POSITIONS)
+        ],
         "signal": "redis" if settings.REDIS_URL else "memory",
         "cores": len(every) or os.cpu_count(),
         "analyses_pinned_to": sorted(analysis_cores) if analysis_cores else None,
