@@ -1,10 +1,11 @@
 """What the analysis of a finished match costs, and whether analyses slow a live bot's reply.
 
-Run from the project folder (no service needed: it calls the pure analysis directly)::
+Run from the project folder; the analyses are called directly, and see the bot thinking
+through Redis (part 2 below needs ``REDIS_URL``; no other service is needed)::
 
-    python -m bench.analysis                     # a few minutes
-    python -m bench.analysis --quick             # a sanity check, under a minute
-    python -m bench.analysis --iterations 400 --games 3
+    REDIS_URL=redis://127.0.0.1:6379/0 python -m bench.analysis          # a few minutes
+    REDIS_URL=... python -m bench.analysis --quick                       # a sanity check
+    REDIS_URL=... python -m bench.analysis --bot-only --rounds 80        # the bot's reply only
 
 1. Per game, ``--games`` games played to their end by MCTS Easy from fixed seeds are analysed
    at the budget (``--iterations``, default the site's ``ANALYSIS_ITERATIONS`` default, 200):
@@ -17,11 +18,12 @@ Run from the project folder (no service needed: it calls the pure analysis direc
    (as before the pauses). The analyses' processes are started once and idle in the first arm.
    The arms are interleaved round by round (``--rounds``), each first in turn; the figure is the
    ratio of the medians, beside pausing analyses to alone (the target: at most 1.10).
-   The analyses see the bot's mark only through Redis: set ``REDIS_URL`` (the bench uses the
-   key ``bots:thinking`` of that database).
+   The analyses see the bot's mark only through Redis: without ``REDIS_URL`` this part is
+   left out (the bench uses the key ``bots:thinking`` of that database).
 
 Results go to bench/results/analysis.json. The figures depend on the cores: with fewer cores
-than analyses plus one, a bot shares its core whatever the priority says.
+than analyses plus one, a bot shares its core whatever the priority says (hence the pauses).
+``--bot-only`` keeps the analysis times of the results file.
 """
 
 from __future__ import annotations
@@ -212,12 +214,12 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--analyses", type=int, default=4)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--quick", action="store_true", help="one game each at 20 iterations, one round")
     parser.add_argument("--pin", action="store_true", help="the analyses on a core of their own")
     parser.add_argument("--bot-only", action="store_true", help="only the bot's reply beside analyses")
     args = parser.parse_args()
-    if not settings.REDIS_URL:
+    if args.bot_only and not settings.REDIS_URL:
         parser.error("set REDIS_URL: the analyses run in processes of their own and see a bot thinking through Redis")
     if args.quick:
         args.iterations, args.games, args.rounds = 20, 1, 1
@@ -226,9 +228,12 @@ def main() -> None:
     results = {
         "iterations": args.iterations,
         "analysis": kept if args.bot_only else analysis_times(args.iterations, args.games),
-        "bot_reply": bot_replies(args.iterations, args.analyses, args.rounds, args.pin),
+        # Without Redis the analyses' processes would not see the bot thinking: not measured.
+        "bot_reply": bot_replies(args.iterations, args.analyses, args.rounds, args.pin) if settings.REDIS_URL else None,
     }
-    print(json.dumps(results["bot_reply"]))
+    print(
+        json.dumps(results["bot_reply"]) if results["bot_reply"] else "No REDIS_URL: the bot's reply was not measured."
+    )
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(results, indent=1) + "\n")
 
