@@ -132,3 +132,11 @@ def test_the_analysis_task_pauses_for_the_bots(alice, bob, monkeypatch):
 def test_an_analysis_worker_with_cores_of_its_own_is_told_not_to_pause(alice, bob, settings, monkeypatch):
     settings.ANALYSIS_PAUSES_FOR_BOTS = False
     assert _analysed_with_pauses_recorded(alice, bob, monkeypatch) == []
+
+
+def test_a_redis_that_does_not_answer_holds_up_neither_the_bots_nor_the_analyses(monkeypatch):
+    unreachable = bot_activity.RedisThinkers("redis://127.0.0.1:1/0")  # nothing listens there
+    monkeypatch.setattr(bot_activity, "thinkers", lambda: unreachable)
+    with bot_activity.thinking():  # the bot thinks all the same
+        assert bot_activity.bots_thinking() == 0
+        assert bot_activity.wait_while_bots_think(30) == 0.0
