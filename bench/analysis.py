@@ -19,7 +19,7 @@ through Redis (part 2 below needs ``REDIS_URL``; no other service is needed)::
    The arms are interleaved round by round (``--rounds``), each first in turn; the figure is the
    ratio of the medians, beside pausing analyses to alone (the target: at most 1.10).
    The analyses see the bot's mark only through Redis: without ``REDIS_URL`` this part is
-   left out (the bench uses the key ``bots:thinking`` of that database).
+   left out (the bench uses the key ``<CHANNEL_PREFIX>:bots-thinking`` of that database).
 
 Results go to bench/results/analysis.json. The figures depend on the cores: with fewer cores
 than analyses plus one, a bot shares its core whatever the priority says (hence the pauses).

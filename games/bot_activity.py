@@ -50,7 +50,12 @@ MAX_WAIT = 2.0
 THINKING_TTL = 30.0
 # How often a pause waiting on Redis looks again, in seconds.
 POLL = 0.02
-KEY = "bots:thinking"
+
+
+def key() -> str:
+    """The deployment's key of the thinkers (its ``CHANNEL_PREFIX``: several sites sharing one
+    Redis each have their own)."""
+    return f"{getattr(settings, 'CHANNEL_PREFIX', 'portal')}:bots-thinking"
 
 
 class Thinkers(Protocol):
@@ -141,14 +146,14 @@ class RedisThinkers:
 
     def add(self, ttl: float) -> str:
         token = uuid.uuid4().hex
-        self._call(lambda: self._add(keys=[KEY], args=[token, max(1, int(ttl * 1000))]), "mark a bot thinking")
+        self._call(lambda: self._add(keys=[key()], args=[token, max(1, int(ttl * 1000))]), "mark a bot thinking")
         return token
 
     def remove(self, token: str) -> None:
-        self._call(lambda: self._client.zrem(KEY, token), "mark a bot's thought over")
+        self._call(lambda: self._client.zrem(key(), token), "mark a bot's thought over")
 
     def count(self) -> int:
-        return int(cast(int, self._call(lambda: self._count(keys=[KEY]), "count the bots thinking") or 0))
+        return int(cast(int, self._call(lambda: self._count(keys=[key()]), "count the bots thinking") or 0))
 
     def wait(self, timeout: float) -> None:
         end = time.monotonic() + timeout

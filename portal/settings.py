@@ -214,6 +214,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer, cache, Celery -----------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+# The deployment's names in Redis: its channels', and games.bot_activity's key.
+CHANNEL_PREFIX = env.str("CHANNEL_PREFIX", default="portal")
 if REDIS_URL:
     from redis.asyncio.retry import Retry as _AsyncRetry
     from redis.backoff import NoBackoff as _NoBackoff
@@ -247,7 +249,7 @@ if REDIS_URL:
                         **REDIS_CONNECTION_OPTIONS,
                     }
                 ],
-                "prefix": env.str("CHANNEL_PREFIX", default="portal"),
+                "prefix": CHANNEL_PREFIX,
             },
         }
     }
