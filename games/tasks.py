@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from portal import metrics
 
-from . import bot_queue, services
+from . import bot_activity, bot_queue, services
 from .bot_runner import analysis_runner, runner
 from .bots import MCTSBot, forced_action, get_bot
 from .models import Match, Seat
@@ -165,12 +165,14 @@ def _play_bot(match_id: int, version: int) -> str | None:
 
 
 def _choose(bot, bot_name: str, state, seat: int, match: Match) -> str:
-    """The bot's action for ``seat``: a forced one at once, else what the bot's search finds."""
+    """The bot's action for ``seat``: a forced one at once, else what the bot's search finds,
+    marked as a live bot thinking meanwhile (the analyses step aside, ``games.bot_activity``)."""
     forced = forced_action(state)
     if forced is not None:
         return forced
     started = time.perf_counter()
-    action = bot.choose(state, seat)
+    with bot_activity.thinking():
+        action = bot.choose(state, seat)
     metrics.bot_thought(bot_name, time.perf_counter() - started)
     if isinstance(bot, MCTSBot) and bot.last_search().capped:
         metrics.bot_safety_stop(bot_name, match.game)
@@ -240,7 +242,8 @@ def _analyse_eagerly(analysis_id: int, _version: int) -> None:
 
 
 # An analysis runs on its own queue, ``analysis`` (settings.CELERY_TASK_ROUTES), served by
-# workers of its own, so it never holds up a live bot's reply; its time limit is its own.
+# workers of its own, so it never holds up a live bot's reply; its time limit is its own. It
+# pauses while a live bot thinks (``services.analysis``, ``games.bot_activity``).
 @shared_task(
     acks_late=True,
     autoretry_for=(OperationalError, InterfaceError),

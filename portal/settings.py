@@ -214,6 +214,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer, cache, Celery -----------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+# The deployment's names in Redis: its channels', and games.bot_activity's key.
+CHANNEL_PREFIX = env.str("CHANNEL_PREFIX", default="portal")
 if REDIS_URL:
     from redis.asyncio.retry import Retry as _AsyncRetry
     from redis.backoff import NoBackoff as _NoBackoff
@@ -247,7 +249,7 @@ if REDIS_URL:
                         **REDIS_CONNECTION_OPTIONS,
                     }
                 ],
-                "prefix": env.str("CHANNEL_PREFIX", default="portal"),
+                "prefix": CHANNEL_PREFIX,
             },
         }
     }
@@ -641,6 +643,9 @@ BOT_TURNS_AT_ONCE_PER_PERSON = env.int("BOT_TURNS_AT_ONCE_PER_PERSON", default=1
 ANALYSIS_ITERATIONS = env.int("ANALYSIS_ITERATIONS", default=20 if TESTING else 200)  # tests: tiny
 ANALYSIS_QUEUED_PER_PERSON = env.int("ANALYSIS_QUEUED_PER_PERSON", default=3)
 ANALYSIS_SECONDS = env.int("ANALYSIS_SECONDS", default=1800)
+# An analysis pauses while a live bot of the deployment thinks (games.bot_activity): off when
+# the analyses' worker has cores (or a host) of its own, where it slows no bot.
+ANALYSIS_PAUSES_FOR_BOTS = env.bool("ANALYSIS_PAUSES_FOR_BOTS", default=True)
 CELERY_TASK_ROUTES = {"games.tasks.analyse_match": {"queue": "analysis"}}
 # Challenges and rematch offers wait this long for an answer; one person has at most this
 # many challenges waiting at a time.

@@ -18,11 +18,17 @@ that seat could see: the search from the position before it names the best move,
 positions after the best and after the chosen move are each valued by a search from the
 seat's own view. The difference, when the chosen move is worse, is what it cost; the
 thresholds below grade it.
+
+An analysis may be asked to step aside for more urgent work on the same machine (a live bot's
+reply): ``analyse(..., pause=...)`` calls ``pause()`` between search iterations, at least every
+``PAUSE_EVERY`` seconds of its work, and ``pause`` may block as long as it likes. It changes
+nothing in the result: the searches count iterations, never time.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -42,6 +48,9 @@ GRADES = (("blunder", BLUNDER), ("mistake", MISTAKE), ("inaccuracy", INACCURACY)
 # The format of a stored result; a new one is computed when it changes.
 FORMAT = 1
 
+# How much work, in seconds, an analysis does at most between two calls of its ``pause``.
+PAUSE_EVERY = 0.02
+
 
 def grade(loss: float) -> str:
     """ "blunder", "mistake", "inaccuracy" or "" for a move that cost ``loss``."""
@@ -51,13 +60,29 @@ def grade(loss: float) -> str:
     return ""
 
 
+class _Pacer:
+    """Calls ``pause`` when ``PAUSE_EVERY`` seconds of work have gone by since the last call
+    returned (a look at the clock otherwise, so cheap enough for every iteration): after a
+    pause, however long, at least that much work is done before the next."""
+
+    def __init__(self, pause: Callable[[], object] | None):
+        self._pause = pause
+        self._every = PAUSE_EVERY
+        self._next = time.monotonic() + self._every
+
+    def __call__(self) -> None:
+        if self._pause is not None and time.monotonic() >= self._next:
+            self._pause()
+            self._next = time.monotonic() + self._every
+
+
 class _Judge(MCTSBot):
     """Medium's search of each game at the analysis's budget, which also sums every seat's
     rewards over its iterations, per first move when a seat is to move (the value of the
     position under the move the search prefers) or in all at chance (the average over the
     outcomes)."""
 
-    def __init__(self, iterations: int):
+    def __init__(self, iterations: int, pace: _Pacer | None = None):
         per_game = {
             slug: {**settings, "iterations": iterations, "relative": False, "first_weight": 0.0}
             for slug, settings in LEVEL_SETTINGS["mcts-medium"].items()
@@ -73,6 +98,7 @@ class _Judge(MCTSBot):
         self.rewards: list[float] = []
         self.sums: dict[str | None, list[float]] = {}
         self.counts: dict[str | None, int] = {}
+        self.pace = pace or _Pacer(None)
 
     def _playout(self, state, rng, plan, baseline):
         self.rewards = super()._playout(state, rng, plan, baseline)
@@ -90,6 +116,7 @@ class _Judge(MCTSBot):
         for i, reward in enumerate(self.rewards):
             sums[i] += reward
         self.counts[first] += 1
+        self.pace()
 
     def judge(self, state: State, viewer: int | None, rng: random.Random) -> tuple[list[float], str | None]:
         """Each seat's value of ``state`` as ``viewer`` sees it, and the move the search
@@ -125,6 +152,7 @@ def analyse(
     seed: int = 0,
     start: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    pause: Callable[[], object] | None = None,
 ) -> dict:
     """The analysis of the game ``actions`` record (the server's, secrets included: each
     search sees only what its viewer could). JSON-ready:
@@ -139,12 +167,15 @@ def analyse(
 
     ``start`` judges only the positions from that one on (``values[0]`` is then position
     ``start``'s, and the decisions before it are not judged): the end of a long game.
-    ``progress(done, total)`` is called after each position.
+    ``progress(done, total)`` is called after each position. ``pause()`` is called at
+    least every ``PAUSE_EVERY`` seconds of work (between search iterations) and may block:
+    the result is the same with it as without.
     """
     # As the game replays a record: a public one's masked secret (the dice game's face-down
     # card, ``card:?`` in an imported record) becomes one the game accepts.
     actions = list(game.replay(num_players, options, actions).history)
-    judge = _Judge(iterations)
+    pace = _Pacer(pause)
+    judge = _Judge(iterations, pace)
     state = game.new_state(num_players, options)
     secrets = _has_secrets(state)
     cache: dict[tuple, tuple[list[float], str | None]] = {}
@@ -181,6 +212,7 @@ def analyse(
             decisions.append(_decision(game, states, k - 1, actions, public, judged))
         if progress is not None:
             progress(k + 1 - start, total)
+        pace()
 
     return {
         "format": FORMAT,

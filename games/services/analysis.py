@@ -1,7 +1,13 @@
 """After the game: the analysis of a finished match (``games.bots.analysis``), asked for by a
 player or, for a public match, by anyone signed in; computed once per match and budget by a
 worker of the ``analysis`` queue (``games.tasks.analyse_match``) and kept, so asking again
-costs nothing. Nothing is told of a match still going: no help during play."""
+costs nothing. Nothing is told of a match still going: no help during play.
+
+An analysis steps aside while a live bot thinks (``games.bot_activity``): it waits for the
+bots, at most ``bot_activity.MAX_WAIT`` seconds at a time and at most half the task's soft time
+limit (``ANALYSIS_SECONDS``) in all, so the waits alone never make it run out of time (at the
+default budget an analysis's own work takes a minute or two, docs/BENCHMARKS.md); not with
+``ANALYSIS_PAUSES_FOR_BOTS`` off."""
 
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ from django.utils import timezone
 
 from live.events import analysis_progress
 
-from .. import signals
+from .. import bot_activity, signals
 from ..bots.analysis import FORMAT, analyse
 from ..engines import get_game
 from ..models import Match, MatchAnalysis
@@ -135,6 +141,9 @@ def analysis_run(*, analysis_id: int) -> bool:
             iterations=settings.ANALYSIS_ITERATIONS,
             seed=0,
             progress=progress,
+            pause=bot_activity.pauser(total=settings.ANALYSIS_SECONDS / 2)
+            if settings.ANALYSIS_PAUSES_FOR_BOTS
+            else None,
         )
     except Exception:
         MatchAnalysis.objects.filter(pk=analysis_id).update(status=MatchAnalysis.Status.FAILED)

@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from games.bots import analysis as analysis_module
 from games.bots.analysis import BLUNDER, INACCURACY, MISTAKE, analyse, grade
 from games.bots.base import sample_outcome
 from games.engines import get_game
@@ -86,6 +87,20 @@ def test_the_same_record_gets_the_same_analysis_every_time():
     first = analyse(game, 2, {}, record, iterations=20, seed=5)
     assert analyse(game, 2, {}, record, iterations=20, seed=5) == first
     assert len(first["values"]) == len(record) + 1
+
+
+def test_pausing_an_analysis_often_changes_nothing_in_its_result(monkeypatch):
+    game, record, _step, _wins = thrown_away("dice-territory", 3, 20)
+    start = len(record) - 20
+    unpaused = analyse(game, 3, {}, record, iterations=10, seed=3, start=start)
+    monkeypatch.setattr(analysis_module, "PAUSE_EVERY", 0.0)  # a pause after every iteration
+    pauses = []
+
+    def pause():
+        pauses.append(random.random())  # other work drawing random numbers meanwhile
+
+    assert analyse(game, 3, {}, record, iterations=10, seed=3, start=start, pause=pause) == unpaused
+    assert len(pauses) >= 20 * 10
 
 
 def test_forced_moves_and_chance_are_not_judged():
