@@ -37,10 +37,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Protocol, cast
 
-import redis
 from django.conf import settings
 
-from portal.redis_pool import breaker_for, unreachable
+from portal.redis_pool import breaker_for, short_timeout_client, unreachable
 
 log = logging.getLogger(__name__)
 
@@ -121,12 +120,7 @@ return redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')
 
 class RedisThinkers:
     def __init__(self, url: str) -> None:
-        timeout = getattr(settings, "REDIS_SOCKET_TIMEOUT", 1.0)
-        self._client = redis.Redis.from_url(
-            url,
-            socket_timeout=timeout,
-            socket_connect_timeout=getattr(settings, "REDIS_CONNECT_TIMEOUT", timeout),
-        )
+        self._client = short_timeout_client(url)
         self._add = self._client.register_script(_ADD)
         self._count = self._client.register_script(_COUNT)
         self._breaker = breaker_for(url)

@@ -31,7 +31,7 @@ from typing import NamedTuple, Protocol, cast
 import redis
 from django.conf import settings
 
-from portal.redis_pool import RedisDown, breaker_for, unreachable
+from portal.redis_pool import RedisDown, breaker_for, short_timeout_client, unreachable
 
 # Twice bot_act's hard time limit: a turn still being played keeps its lease.
 LEASE_SECONDS = 60.0
@@ -197,14 +197,8 @@ return out
 
 class RedisTurns:
     def __init__(self, url: str) -> None:
-        timeout = getattr(settings, "REDIS_SOCKET_TIMEOUT", 1.0)
-        self._client = redis.Redis.from_url(
-            url,
-            socket_timeout=timeout,
-            socket_connect_timeout=getattr(settings, "REDIS_CONNECT_TIMEOUT", timeout),
-            # A connection Redis closed (it restarted) is replaced and the call sent once more.
-            retry_on_error=[redis.exceptions.ConnectionError],
-        )
+        # A connection Redis closed (it restarted) is replaced and the call sent once more.
+        self._client = short_timeout_client(url, retry_on_error=[redis.exceptions.ConnectionError])
         self._claim_script = self._client.register_script(_CLAIM)
         self._breaker = breaker_for(url)
 

@@ -16,6 +16,7 @@ import time
 import urllib.parse
 
 import redis
+from django.conf import settings
 
 
 class SharedConnectionPool(redis.ConnectionPool):
@@ -149,6 +150,19 @@ def breaker_for(url: str) -> Breaker:
             breaker = _breakers.setdefault(name, Breaker(name))
     _by_url[url] = breaker
     return breaker
+
+
+def short_timeout_client(url: str, **kwargs) -> redis.Redis:
+    """A client of the Redis at ``url`` that gives up on a Redis that does not answer within
+    ``REDIS_SOCKET_TIMEOUT`` (connecting: ``REDIS_CONNECT_TIMEOUT``), for the callers that
+    carry on without it (their breaker, ``breaker_for(url)``, then skips it for a while)."""
+    timeout = getattr(settings, "REDIS_SOCKET_TIMEOUT", 1.0)
+    return redis.Redis.from_url(
+        url,
+        socket_timeout=timeout,
+        socket_connect_timeout=getattr(settings, "REDIS_CONNECT_TIMEOUT", timeout),
+        **kwargs,
+    )
 
 
 def reset_breakers() -> None:
