@@ -148,3 +148,23 @@ def test_the_dice_games_face_down_card_never_reaches_the_analysis():
     # A public record (an imported one) masks the card: it gets the same analysis.
     masked = [record[0], "card:?", *record[2:]]
     assert analyse(game, 3, {}, masked, iterations=8, seed=2) == analyses[0]
+
+
+def test_the_chips_still_in_the_bag_never_reach_the_analysis_of_the_moves_before_they_are_drawn():
+    """GP02A's hands lie open (its rules), so what no seat knows is what the bag gives next: the
+    moves made before a draw are judged the same whether or not the record goes on past it."""
+    game, record, _step, _wins = thrown_away("gp02a", 3, 35)
+    state = game.replay(3, {}, [])
+    draws = []
+    for index, action in enumerate(record):
+        if state.current_player() < 0 and index > 10:
+            draws.append(index)
+        state.apply(action)
+    cut = draws[len(draws) // 2]  # a draw in mid-game, with decisions before it
+    start = max(0, cut - 12)
+    whole = analyse(game, 3, {}, record, iterations=8, seed=4, start=start)
+    until_the_draw = analyse(game, 3, {}, record[:cut], iterations=8, seed=4, start=start)
+    before = [d for d in whole["decisions"] if d["step"] < cut]
+    assert before, "decisions before the draw are judged"
+    assert before == until_the_draw["decisions"]
+    assert whole["values"][: cut - start] == until_the_draw["values"][: cut - start]
