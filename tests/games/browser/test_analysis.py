@@ -3,6 +3,7 @@ and clicks the chart to step the replay to the blunder it marked, where the boar
 place of the move the analysis preferred and a key under it says that move in words."""
 
 import pytest
+from django.conf import settings
 
 from games.models import Match, MatchAnalysis
 from tests.bots.test_analysis import thrown_away
@@ -31,11 +32,22 @@ def test_a_player_asks_for_the_analysis_and_clicks_the_chart_to_the_blunder_the_
     game, record, step, _wins = thrown_away("territories", 2, 7)
     match = finished_with(record, game, [alice, bob])
     page = pages.log_in(browser.new_context().new_page(), asgi_server, alice)
+    # What the page's socket says of the analysis as it goes (match.js hands it on as an event),
+    # on every page the browser loads from here.
+    page.add_init_script(
+        "window.progressSeen = [];"
+        " document.addEventListener('analysis-progress', (e) => window.progressSeen.push(e.detail));"
+    )
     page.goto(f"{asgi_server}/matches/{match.pk}/")
     page.get_by_role("button", name="Analyse this game").click()
-    # Queued for a worker (a progress bar the page follows) or, eager, done at once.
+    # Queued for a worker: a progress bar the page follows. Eager (the embedded default): done at once.
     page.wait_for_selector("#analysis-progress, #analysis-chart")
     page.wait_for_selector("#analysis-chart", timeout=20_000)
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        page.wait_for_function("() => window.progressSeen.some((p) => p.status === 'done')")
+        seen = page.evaluate("window.progressSeen")
+        assert any(p["status"] == "running" and 0 <= p["progress"] < 100 for p in seen), seen
+        assert [p["progress"] for p in seen] == sorted(p["progress"] for p in seen), "the bar only moves on"
     blunder = page.locator(".analysis-marked li.blunder", has_text=f"Move {step + 1}")
     assert "best was" in blunder.inner_text()
     page.wait_for_selector(f'#moves li[data-index="{step}"] .analysis-mark.blunder')
