@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from portal.api_errors import ErrorSerializer
+from portal.api_fields import TextField
 from portal.pagination import page_of, paginated
 from portal.sockets import token_account, token_key
 
@@ -90,8 +91,8 @@ class BotAccountCreatedSerializer(BotAccountSerializer):
 
 
 class BotAccountCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=150, help_text="The bot's username.")
-    description = serializers.CharField(max_length=1000, required=False, allow_blank=True, default="")
+    name = TextField(max_length=150, help_text="The bot's username.")
+    description = TextField(max_length=1000, required=False, allow_blank=True, default="")
 
 
 def bot_json(bot: User) -> dict:

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 
 from games.models import Match
 from portal.api_errors import ErrorSerializer
+from portal.api_fields import TextField
 from portal.pagination import page_of, paginated
 
 from . import selectors, services
@@ -35,8 +36,8 @@ def _bad_body(serializer) -> Response:
 
 
 class ChallengeCreateSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, help_text="The player challenged.")
-    game = serializers.CharField(max_length=32)
+    username = TextField(max_length=150, help_text="The player challenged.")
+    game = TextField(max_length=32)
     players = serializers.IntegerField(min_value=1, max_value=99)
     options = serializers.DictField(required=False, default=dict)
     rated = serializers.BooleanField(required=False, default=True)

@@ -30,6 +30,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from portal.api_errors import ErrorSerializer
+from portal.api_fields import TextField
 from portal.json_limits import BoundedJSONParser
 from portal.pagination import StrictPageNumberPagination, page_of, paginated
 
@@ -61,7 +62,7 @@ def with_snapshot_on_conflict(view):
 
 
 class MatchCreateSerializer(serializers.Serializer):
-    game = serializers.CharField()
+    game = TextField()
     players = serializers.IntegerField()
     options = serializers.DictField(required=False, default=dict)
     rated = serializers.BooleanField(required=False, default=True)
@@ -75,7 +76,7 @@ class MatchCreateSerializer(serializers.Serializer):
 
 
 class ActSerializer(serializers.Serializer):
-    action = serializers.CharField(max_length=64)
+    action = TextField(max_length=64)
     version = serializers.IntegerField()
 
 
@@ -89,11 +90,11 @@ class TakebackAnswerSerializer(serializers.Serializer):
 
 
 class BotSeatSerializer(serializers.Serializer):
-    bot = serializers.CharField(max_length=32, required=False, default="random")
+    bot = TextField(max_length=32, required=False, default="random")
 
 
 class ChatSerializer(serializers.Serializer):
-    text = serializers.CharField(max_length=ChatMessage.MAX_LENGTH)
+    text = TextField(max_length=ChatMessage.MAX_LENGTH)
 
 
 class MatchSummarySerializer(serializers.ModelSerializer):

@@ -76,6 +76,7 @@ def test_create_join_and_play_over_the_api(alice, bob):
         ("mover", lambda s, a: {"action": a, "version": s["version"] - 1}, 409, "stale"),
         ("mover", lambda s, a: {"action": "move:a1-h8", "version": s["version"]}, 400, "illegal"),
         ("mover", lambda s, a: {"action": a}, 400, "bad_request"),
+        ("mover", lambda s, a: {"action": 7, "version": s["version"]}, 400, "bad_request"),
         ("other", lambda s, a: {"action": a, "version": s["version"]}, 403, "not_your_turn"),
         ("stranger", lambda s, a: {"action": a, "version": s["version"]}, 403, "not_seated"),
     ],
@@ -118,6 +119,17 @@ def test_the_apis_own_errors_carry_a_code_and_a_message(alice):
     assert missing.status_code == 404 and missing.json()["code"] == "not_found" and missing.json()["message"]
     bad = a.post("/api/matches/", "{not json", content_type="application/json")
     assert bad.status_code == 400 and bad.json()["code"] == "bad_request"
+
+
+def test_a_number_sent_where_the_schema_says_text_is_refused_and_nothing_is_made(alice):
+    a = api_for(alice)
+    bot = a.post("/api/bots/", {"name": 0, "description": ""}, format="json")
+    assert bot.status_code == 400 and bot.json()["code"] == "bad_request"
+    assert "Not a valid string." in str(bot.json())
+    assert a.get("/api/bots/").json()["results"] == []
+    match = a.post("/api/matches/", {"game": 5, "players": 2}, format="json")
+    assert match.status_code == 400 and match.json()["code"] == "bad_request"
+    assert a.get("/api/matches/").json()["results"] == []
 
 
 def test_invite_only_matches_are_hidden_without_the_token(alice, bob):

@@ -61,6 +61,6 @@ def test_the_chit_game_never_shows_its_safety_cap_as_its_length():
     """60 rounds is a safety cap, not the chit game's length: its board says "Round 3", never
     "Round 3 of 60"; the cap is named only if it ends a game."""
     board = (Path(__file__).resolve().parents[2] / "static" / "games" / "chit-territory.js").read_text()
-    assert "max_rounds" not in board and "Round ${view.round} ·" in board
+    assert "max_rounds" not in board and 'gettext("Round %(round)s · %(who)s · %(phase)s")' in board
     state = get_game("chit-territory").new_state(2)
     assert "60" not in state.prompt() and "60" not in state.prompt_others()
