@@ -18,8 +18,9 @@ With ``REDIS_URL``, the thinkers are a sorted set in Redis, which every process 
 deployment (servers, workers) shares: a member per thinking turn, scored by when it runs out
 by Redis's own clock, ``THINKING_TTL`` after it began (``bot_act``'s hard time limit), and the
 key expires with its last member. So a worker killed in the middle of a thought blocks the
-analyses no longer than that. The key is under the bot queue's prefix, so ``bot_queue.clear``
-forgets the thinkers too. Without Redis (the embedded default: bots and analyses are threads
+analyses no longer than that. The key is the deployment's own (``key``: under its
+``CHANNEL_PREFIX``, apart from the bot queue's keys, which ``bot_queue.clear`` wipes while a bot
+may still be thinking). Without Redis (the embedded default: bots and analyses are threads
 of the server process, ``games.bot_runner``) it is a counter in the process's memory.
 
 A Redis that is down or slow holds nothing up: a bot that cannot mark itself thinks all the
