@@ -11,6 +11,7 @@ import datetime
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
 
 from portal.errors import ServiceError
 from portal.rate_limits import Rate, SlidingWindow
@@ -70,7 +71,7 @@ def _moment(text: str | None) -> datetime.datetime | None:
 def record_import(*, user, text: str) -> Match:
     """What a person asks (the API): ``record_store``, at most ``IMPORTS`` per person."""
     if not user.is_authenticated:
-        raise ServiceError("forbidden", "Sign in to import a record.")
+        raise ServiceError("forbidden", _("Sign in to import a record."))
     with IMPORTS.attempt(user.pk) as attempt:
         if attempt.refusal is not None:
             raise ServiceError("rate_limited", attempt.refusal.words("You are importing records"))
