@@ -16,7 +16,7 @@ from portal.errors import ServiceError, lazy_message
 from portal.page_cache import bump_on_commit, viewer_area
 
 from .models import USERNAME_MAX_LENGTH, User
-from .time_zones import ZONE_HINT, is_zone
+from .time_zones import is_zone
 
 
 def user_lock(*, user) -> None:
@@ -36,7 +36,17 @@ def user_update_bio(*, user: User, bio: str) -> User:
 def _checked_zone(name: str) -> str:
     name = (name or "").strip()
     if not is_zone(name):
-        raise AccountError(f"{name[:64] or 'An empty name'} is not a time zone we know: {ZONE_HINT}", field="time_zone")
+        if not name:
+            raise AccountError(
+                _("Choose a time zone from the list, such as Europe/Paris or Asia/Tokyo."), field="time_zone"
+            )
+        raise AccountError(
+            lazy_message(
+                _("%(name)s is not a time zone we know: choose one from the list, such as Europe/Paris or Asia/Tokyo."),
+                name=name[:64],
+            ),
+            field="time_zone",
+        )
     return name
 
 

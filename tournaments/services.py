@@ -21,7 +21,7 @@ import logging
 import secrets
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -29,7 +29,8 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
-from django.utils.functional import Promise
+from django.utils.formats import date_format
+from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
@@ -136,7 +137,10 @@ def tournament_settings(
         table_size = int(table_size)
         engine.check_players(table_size)
     except (TypeError, ValueError) as exc:
-        message = str(exc) if isinstance(exc, ValueError) and "played by" in str(exc) else "Give a number of players."
+        # The engine's own words (English) for a number of players its game is not played by.
+        message = (
+            str(exc) if isinstance(exc, ValueError) and "played by" in str(exc) else _("Give a number of players.")
+        )
         raise TournamentError(message, field="table_size") from None
     if format not in Tournament.Format.values:
         raise TournamentError(_("The format is round robin or Swiss."), field="format")
@@ -184,6 +188,10 @@ def tournament_settings(
         starts_at=starts_at,
         rounds=rounds,
     )
+
+
+# A time (in UTC) in the words and the order of the language it is read in.
+_lazy_date = lazy(lambda when: date_format(timezone.localtime(when, UTC), "DATETIME_FORMAT"), str)
 
 
 def _require_person(user, sign_in_to: str | Promise) -> None:
@@ -334,7 +342,8 @@ def tournament_join(*, tournament_id, user, token: str | None = None) -> Entrant
         _require_registration(tournament)
         if timezone.now() < tournament.registration_opens_at:
             raise TournamentError(
-                f"Entries open on {tournament.registration_opens_at:%d %B %Y at %H:%M} UTC.", "bad_request"
+                lazy_message(_("Entries open on %(when)s UTC."), when=_lazy_date(tournament.registration_opens_at)),
+                "bad_request",
             )
         if tournament.entrants.filter(user=user).exists():
             raise TournamentError(_("You have already entered this tournament."))
