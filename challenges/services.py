@@ -67,9 +67,9 @@ CLOSED_MESSAGES: dict[str, dict[str | None, str | Promise]] = {
 # player never meets and a script flooding someone's notifications meets at once. Only what
 # went through counts. Challenges sent go above the most that may wait at once
 # (MAX_PENDING_CHALLENGES_PER_PERSON, 10), so that limit speaks first.
-CHALLENGES = SlidingWindow("challenges.create", Rate(20, 600, "20 challenges in 10 minutes"))
-WITHDRAWALS = SlidingWindow("challenges.withdraw", Rate(20, 600, "20 withdrawn challenges in 10 minutes"))
-REMATCH_OFFERS = SlidingWindow("challenges.rematch", Rate(10, 600, "10 rematch offers in 10 minutes"))
+CHALLENGES = SlidingWindow("challenges.create", Rate(20, 600, _("20 challenges in 10 minutes")))
+WITHDRAWALS = SlidingWindow("challenges.withdraw", Rate(20, 600, _("20 withdrawn challenges in 10 minutes")))
+REMATCH_OFFERS = SlidingWindow("challenges.rematch", Rate(10, 600, _("10 rematch offers in 10 minutes")))
 
 
 class ChallengeError(ServiceError):
@@ -81,7 +81,7 @@ class ChallengeError(ServiceError):
 
 
 @contextmanager
-def _limited(limiter: SlidingWindow, user, doing: str) -> Iterator[Attempt]:
+def _limited(limiter: SlidingWindow, user, doing: str | Promise) -> Iterator[Attempt]:
     """Refuse (``rate_limited``) when ``user`` is over ``limiter``'s limit; the caller counts
     the attempt once it went through."""
     with limiter.attempt(user.pk) as attempt:
@@ -175,7 +175,14 @@ def challenge_create(*, user, to, **terms) -> Challenge:
                 ),
                 "too_many_pending",
             )
-        with _limited(CHALLENGES, user, "You are challenging players") as attempt:
+        with _limited(
+            CHALLENGES,
+            user,
+            _(
+                "You are challenging players too quickly: the site takes at most %(rate)s from one person. "
+                "Try again in %(wait)s."
+            ),
+        ) as attempt:
             challenge = Challenge.objects.create(challenger=user, challenged=to, **terms, expires_at=expires)
             attempt.count()
         _waiting_changed(challenge)
@@ -347,7 +354,14 @@ def challenge_decline(*, challenge_id, user) -> Challenge:
 def challenge_cancel(*, challenge_id, user) -> Challenge:
     """The challenger withdraws their challenge; the person challenged is told. Repeated
     withdrawals by one challenger collapse into one unread notification of theirs."""
-    with _limited(WITHDRAWALS, user, "You are withdrawing challenges") as attempt:
+    with _limited(
+        WITHDRAWALS,
+        user,
+        _(
+            "You are withdrawing challenges too quickly: the site takes at most %(rate)s from one person. "
+            "Try again in %(wait)s."
+        ),
+    ) as attempt:
         challenge = _close_challenge(challenge_id, user, State.CANCELLED, by_challenged=False)
         attempt.count()
     return challenge
@@ -397,7 +411,17 @@ def rematch_offer(*, match_id, user) -> RematchOffer:
     if not user.is_authenticated:
         raise ChallengeError(_("Sign in to offer a rematch."), "forbidden")
     now = timezone.now()
-    with _limited(REMATCH_OFFERS, user, "You are offering rematches") as attempt, transaction.atomic():
+    with (
+        _limited(
+            REMATCH_OFFERS,
+            user,
+            _(
+                "You are offering rematches too quickly: the site takes at most %(rate)s from one person. "
+                "Try again in %(wait)s."
+            ),
+        ) as attempt,
+        transaction.atomic(),
+    ):
         try:
             match = Match.objects.select_for_update().get(pk=match_id)
         except (Match.DoesNotExist, ValueError, TypeError):

@@ -43,7 +43,7 @@ class PostingLimited(ForumError):
         super().__init__(ratelimits.refusal_words(refusal, text_kept=False), "rate_limited")
         self.refusal = refusal
 
-    def page_message(self) -> str:
+    def page_message(self) -> str | Promise:
         """The refusal as a page that shows the form again, text and all, says it."""
         return ratelimits.refusal_words(self.refusal, text_kept=True)
 

@@ -66,7 +66,7 @@ MAX_ROUNDS = 15
 MAX_DAYS_AHEAD = 60
 # Tournaments created per person: more than anyone organises, fewer than a script would make.
 # Each public one also opens a forum topic, which counts against the creator's posting limit.
-CREATIONS = SlidingWindow("tournaments.create", Rate(5, 3600, "5 tournaments an hour"))
+CREATIONS = SlidingWindow("tournaments.create", Rate(5, 3600, _("5 tournaments an hour")))
 # The page cache's area of the tournament lists (the tournaments page, the game pages).
 CACHE_AREA = "tournaments"
 # The end reason of a match stopped because its tournament was cancelled.
@@ -210,7 +210,15 @@ def tournament_create(*, user, **choices) -> Tournament:
     checked = tournament_settings(**choices)
     with CREATIONS.attempt(user.pk) as attempt, transaction.atomic():
         if attempt.refusal is not None:
-            raise TournamentError(attempt.refusal.words("You are creating tournaments"), "rate_limited")
+            raise TournamentError(
+                attempt.refusal.words(
+                    _(
+                        "You are creating tournaments too quickly: the site takes at most %(rate)s from one "
+                        "person. Try again in %(wait)s."
+                    )
+                ),
+                "rate_limited",
+            )
         _check_open_tournaments_of(user)
         tournament = Tournament.objects.create(creator=user, **checked.__dict__)
         if not tournament.invite_only:

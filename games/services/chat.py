@@ -19,7 +19,7 @@ from ..selectors import chat_json
 from .writes import MatchError, outbox_for
 
 # Everyone's chat, players' and spectators', over the socket or the API: a flood limit per person.
-CHAT_RATE = Rate(5, 10, "5 messages in 10 seconds")
+CHAT_RATE = Rate(5, 10, _("5 messages in 10 seconds"))
 CHAT_LIMIT = SlidingWindow("games.chat", CHAT_RATE)
 
 

@@ -50,7 +50,7 @@ from .writes import MatchError, acting_seat, bump, deadline, lock_with_seats, ou
 # A request is news for the other players, and a takeback a notice in the match's public chat:
 # a few a minute per person in a match, which nobody playing meets, bounds both (asked of a bot
 # that accepts at once, they would otherwise follow each other as fast as a script can ask).
-TAKEBACK_RATE = Rate(3, 60, "3 takeback requests a minute in a match")
+TAKEBACK_RATE = Rate(3, 60, _("3 takeback requests a minute in a match"))
 TAKEBACK_LIMIT = SlidingWindow("games.takeback", TAKEBACK_RATE)
 
 
@@ -119,7 +119,15 @@ def takeback_request(*, match_id: int, user, version, outbox: live.Outbox | None
     version = _version(version)
     with TAKEBACK_LIMIT.attempt(f"{match_id}:{user.pk}") as attempt:
         if attempt.refusal is not None:
-            raise MatchError(attempt.refusal.words("You are asking for takebacks"), "rate_limited")
+            raise MatchError(
+                attempt.refusal.words(
+                    _(
+                        "You are asking for takebacks too quickly: the site takes at most %(rate)s from one person. "
+                        "Try again in %(wait)s."
+                    )
+                ),
+                "rate_limited",
+            )
         result = _request(match_id, user, version, outbox)
         attempt.count()
     return result
