@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
-from django.conf import settings
 from django.utils import timezone, translation
+
+from portal.languages import SUPPORTED, accepted_language
 
 from .time_zones import ViewerZone
 
@@ -62,12 +63,14 @@ LANGUAGE_SESSION_KEY = "_language"
 class LanguageMiddleware(_SyncAndAsync):
     """After Django's ``LocaleMiddleware`` (which has chosen the language cookie, else the
     browser's Accept-Language, else English): a signed-in person's saved language over both,
-    read from their session. The API speaks English whoever asks."""
+    read from their session. The API's messages follow its client's Accept-Language only
+    (English without one the site speaks): neither the site's cookie nor a saved choice,
+    so that one client gets the same answers from every session. Its codes never change."""
 
     @staticmethod
     def _activate(request, saved: str | None) -> None:
         if request.path_info.startswith(API_PREFIX):
-            saved = "en"
+            saved = accepted_language(request.META.get("HTTP_ACCEPT_LANGUAGE", ""))
         if saved in SUPPORTED:
             translation.activate(saved)
             request.LANGUAGE_CODE = saved
@@ -85,6 +88,3 @@ class LanguageMiddleware(_SyncAndAsync):
         saved = await session.aget(LANGUAGE_SESSION_KEY) if session is not None else None
         self._activate(request, saved)
         return await self.get_response(request)
-
-
-SUPPORTED = frozenset(code for code, _name in settings.LANGUAGES)

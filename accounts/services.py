@@ -6,14 +6,17 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 from rest_framework.authtoken.models import Token
 
 import live
-from portal.errors import ServiceError
+from portal.errors import ServiceError, lazy_message
 from portal.page_cache import bump_on_commit, viewer_area
 
 from .models import USERNAME_MAX_LENGTH, User
-from .time_zones import ZONE_HINT, is_zone
+from .time_zones import is_zone
 
 
 def user_lock(*, user) -> None:
@@ -33,7 +36,17 @@ def user_update_bio(*, user: User, bio: str) -> User:
 def _checked_zone(name: str) -> str:
     name = (name or "").strip()
     if not is_zone(name):
-        raise AccountError(f"{name[:64] or 'An empty name'} is not a time zone we know: {ZONE_HINT}", field="time_zone")
+        if not name:
+            raise AccountError(
+                _("Choose a time zone from the list, such as Europe/Paris or Asia/Tokyo."), field="time_zone"
+            )
+        raise AccountError(
+            lazy_message(
+                _("%(name)s is not a time zone we know: choose one from the list, such as Europe/Paris or Asia/Tokyo."),
+                name=name[:64],
+            ),
+            field="time_zone",
+        )
     return name
 
 
@@ -50,7 +63,9 @@ def user_set_language(*, user: User, language: str) -> User:
     follow the browser. An unknown code is refused and changes nothing."""
     language = (language or "").strip()
     if language and language not in dict(settings.LANGUAGES):
-        raise AccountError(f"{language[:16]} is not a language of the site.", field="language")
+        raise AccountError(
+            lazy_message(_("%(language)s is not a language of the site."), language=language[:16]), field="language"
+        )
     user.language = language
     user.save(update_fields=["language"])
     return user
@@ -106,7 +121,7 @@ def user_confirm_email(*, user: User) -> None:
 class AccountError(ServiceError):
     """A refused request about an account (bot accounts); the message is for people."""
 
-    def __init__(self, message: str, code: str = "bad_request", field: str | None = None):
+    def __init__(self, message: str | Promise, code: str = "bad_request", field: str | None = None):
         super().__init__(code, message, field)
 
 
@@ -119,17 +134,21 @@ BOT_CANNOT_SIGN_IN = (
 def _check_bot_name(name: str) -> str:
     name = (name or "").strip()
     if not name:
-        raise AccountError("Give your bot a name.", field="name")
+        raise AccountError(_("Give your bot a name."), field="name")
     if len(name) > USERNAME_MAX_LENGTH:
-        raise AccountError(f"A name has at most {USERNAME_MAX_LENGTH} characters.", field="name")
+        raise AccountError(
+            lazy_message(_("A name has at most %(max)s characters."), max=USERNAME_MAX_LENGTH), field="name"
+        )
     try:
         UnicodeUsernameValidator()(name)
     except ValidationError:
-        raise AccountError("A name may hold letters, digits and @ . + - _ only.", field="name") from None
+        raise AccountError(_("A name may hold letters, digits and @ . + - _ only."), field="name") from None
     if name.lower() in {word.lower() for word in settings.ACCOUNT_USERNAME_BLACKLIST}:
-        raise AccountError(f"{name!r} cannot be taken.", field="name")
+        raise AccountError(lazy_message(_("%(name)s cannot be taken."), name=repr(name)), field="name")
     if User.objects.filter(username__iexact=name).exists():
-        raise AccountError(f"The name {name!r} is taken: choose another.", "name_taken", field="name")
+        raise AccountError(
+            lazy_message(_("The name %(name)s is taken: choose another."), name=repr(name)), "name_taken", field="name"
+        )
     return name
 
 
@@ -138,25 +157,38 @@ def bot_account_create(*, owner: User, name: str, description: str = "") -> tupl
     is shown once (a new one can be issued later, ending this one). At most
     ``BOT_ACCOUNTS_PER_PERSON`` per person; a bot owns no bots."""
     if not owner.is_authenticated or not owner.is_active:
-        raise AccountError("Sign in to register a bot.", "forbidden")
+        raise AccountError(_("Sign in to register a bot."), "forbidden")
     if owner.is_bot:
-        raise AccountError("A bot cannot own bots.", "forbidden")
+        raise AccountError(_("A bot cannot own bots."), "forbidden")
     description = (description or "").strip()
     if len(description) > 1000:
-        raise AccountError("A description has at most 1000 characters.", field="description")
+        raise AccountError(_("A description has at most 1000 characters."), field="description")
     with transaction.atomic():
         user_lock(user=owner)  # two registrations at once count one after the other
         limit = settings.BOT_ACCOUNTS_PER_PERSON
         if User.objects.filter(owner=owner).count() >= limit:
-            bots = "bot" if limit == 1 else "bots"
-            raise AccountError(f"You already have {limit} {bots}, the most one person may register.", "too_many_bots")
+            raise AccountError(
+                lazy_message(
+                    ngettext_lazy(
+                        "You already have %(limit)s bot, the most one person may register.",
+                        "You already have %(limit)s bots, the most one person may register.",
+                        "limit",
+                    ),
+                    limit=limit,
+                ),
+                "too_many_bots",
+            )
         bot = User(username=_check_bot_name(name), is_bot=True, owner=owner, bio=description)
         bot.set_unusable_password()
         try:
             with transaction.atomic():
                 bot.save()
         except IntegrityError:
-            raise AccountError(f"The name {name!r} is taken: choose another.", "name_taken", field="name") from None
+            raise AccountError(
+                lazy_message(_("The name %(name)s is taken: choose another."), name=repr(name)),
+                "name_taken",
+                field="name",
+            ) from None
         token = Token.objects.create(user=bot)
     return bot, token.key
 
@@ -165,7 +197,7 @@ def bot_account_of(*, owner: User, username: str) -> User:
     """``owner``'s bot called ``username``; anyone else's is not found."""
     bot = User.objects.filter(username=username, is_bot=True, owner__isnull=False).first()
     if bot is None or not owner.is_authenticated or bot.owner_id != owner.pk:
-        raise AccountError("You have no bot of that name.", "not_found")
+        raise AccountError(_("You have no bot of that name."), "not_found")
     return bot
 
 
@@ -194,8 +226,14 @@ def bot_check_may_play(bot: User) -> None:
     """Refuse a seat or a challenge to a paused bot account."""
     if bot.is_bot_account and bot.bot_paused:
         raise AccountError(
-            f"{bot.username} is paused after timing out {settings.BOT_ACCOUNT_TIMEOUTS_TO_PAUSE} times in a row: "
-            "its owner can unpause it on its page.",
+            lazy_message(
+                _(
+                    "%(name)s is paused after timing out %(times)s times in a row: "
+                    "its owner can unpause it on its page."
+                ),
+                name=bot.username,
+                times=settings.BOT_ACCOUNT_TIMEOUTS_TO_PAUSE,
+            ),
             "bot_paused",
         )
 
@@ -209,8 +247,14 @@ def bot_check_not_against_owner(players, *, rated: bool) -> None:
     for player in players:
         if player.is_bot and player.owner_id is not None and player.owner_id in ids:
             raise AccountError(
-                f"{player.username} belongs to {player.owner.username}: a bot never plays a rated match against "
-                "its own owner. Make the match casual.",
+                lazy_message(
+                    _(
+                        "%(bot)s belongs to %(owner)s: a bot never plays a rated match against its own owner. "
+                        "Make the match casual."
+                    ),
+                    bot=player.username,
+                    owner=player.owner.username,
+                ),
                 "own_bot",
             )
 

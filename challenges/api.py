@@ -4,6 +4,7 @@ exception handler): a bad body 400, not allowed 403, nothing there 404, and an a
 comes too late (already answered, withdrawn, expired, or over a limit) 409."""
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, permission_classes
@@ -122,7 +123,7 @@ def challenges(request):
     terms = dict(serializer.validated_data)
     to = User.objects.filter(username__iexact=terms.pop("username"), is_active=True).first()
     if to is None:
-        raise ChallengeError("There is no such player.", "not_found")
+        raise ChallengeError(_("There is no such player."), "not_found")
     challenge = services.challenge_create(user=request.user, to=to, num_players=terms.pop("players"), **terms)
     return Response(selectors.challenge_json(challenge), status=status.HTTP_201_CREATED)
 
@@ -154,7 +155,7 @@ def match_rematch(request, match_id):
     if request.method == "GET":
         match = Match.objects.filter(pk=match_id, seats__user=request.user).first()
         if match is None:
-            raise ChallengeError("There is no such match among yours.", "not_found")
+            raise ChallengeError(_("There is no such match among yours."), "not_found")
         offer, answers = selectors.latest_rematch(match.pk)
         return Response({"offer": selectors.rematch_json(offer, answers) if offer else None})
     offer = services.rematch_offer(match_id=match_id, user=request.user)

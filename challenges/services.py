@@ -18,6 +18,9 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 import live
 from accounts.services import bot_check_may_play, bot_check_not_against_owner, user_lock
@@ -27,7 +30,7 @@ from games.services import MatchError
 from live.events import me_challenge
 from live.groups import user_group
 from portal import page_cache
-from portal.errors import ServiceError
+from portal.errors import ServiceError, lazy_message
 from portal.rate_limits import Attempt, Rate, SlidingWindow
 
 from .models import Challenge, RematchAnswer, RematchOffer, State
@@ -36,16 +39,27 @@ from .signals import challenge_answered, challenge_received, rematch_closed, rem
 
 User = get_user_model()
 
-ALREADY_OFFERED = "A rematch is already offered: answer it, or wait for the answers."
+ALREADY_OFFERED = _("A rematch is already offered: answer it, or wait for the answers.")
 
 # The event the match's sockets get when a rematch offer is made or moves on.
 REMATCH_EVENT = "rematch.offer"
 
-CLOSED_WORDS = {
-    State.ACCEPTED: "was accepted already",
-    State.DECLINED: "was declined",
-    State.CANCELLED: "was withdrawn",
-    State.EXPIRED: "has expired",
+# What a closed challenge or rematch offer says, by what it is and its state.
+CLOSED_MESSAGES: dict[str, dict[str | None, str | Promise]] = {
+    "challenge": {
+        State.ACCEPTED: _("This challenge was accepted already."),
+        State.DECLINED: _("This challenge was declined."),
+        State.CANCELLED: _("This challenge was withdrawn."),
+        State.EXPIRED: _("This challenge has expired."),
+        None: _("This challenge is closed."),
+    },
+    "rematch offer": {
+        State.ACCEPTED: _("This rematch offer was accepted already."),
+        State.DECLINED: _("This rematch offer was declined."),
+        State.CANCELLED: _("This rematch offer was withdrawn."),
+        State.EXPIRED: _("This rematch offer has expired."),
+        None: _("This rematch offer is closed."),
+    },
 }
 
 
@@ -53,21 +67,21 @@ CLOSED_WORDS = {
 # player never meets and a script flooding someone's notifications meets at once. Only what
 # went through counts. Challenges sent go above the most that may wait at once
 # (MAX_PENDING_CHALLENGES_PER_PERSON, 10), so that limit speaks first.
-CHALLENGES = SlidingWindow("challenges.create", Rate(20, 600, "20 challenges in 10 minutes"))
-WITHDRAWALS = SlidingWindow("challenges.withdraw", Rate(20, 600, "20 withdrawn challenges in 10 minutes"))
-REMATCH_OFFERS = SlidingWindow("challenges.rematch", Rate(10, 600, "10 rematch offers in 10 minutes"))
+CHALLENGES = SlidingWindow("challenges.create", Rate(20, 600, _("20 challenges in 10 minutes")))
+WITHDRAWALS = SlidingWindow("challenges.withdraw", Rate(20, 600, _("20 withdrawn challenges in 10 minutes")))
+REMATCH_OFFERS = SlidingWindow("challenges.rematch", Rate(10, 600, _("10 rematch offers in 10 minutes")))
 
 
 class ChallengeError(ServiceError):
     """A refused challenge or rematch request; the message is for people. The refusals of the
     matches they make (``match_create``'s and ``match_join``'s) come through as ``MatchError``."""
 
-    def __init__(self, message: str, code: str = "bad_request"):
+    def __init__(self, message: str | Promise, code: str = "bad_request"):
         super().__init__(code, message)
 
 
 @contextmanager
-def _limited(limiter: SlidingWindow, user, doing: str) -> Iterator[Attempt]:
+def _limited(limiter: SlidingWindow, user, doing: str | Promise) -> Iterator[Attempt]:
     """Refuse (``rate_limited``) when ``user`` is over ``limiter``'s limit; the caller counts
     the attempt once it went through."""
     with limiter.attempt(user.pk) as attempt:
@@ -77,7 +91,8 @@ def _limited(limiter: SlidingWindow, user, doing: str) -> Iterator[Attempt]:
 
 
 def _closed(what: str, state: str) -> ChallengeError:
-    return ChallengeError(f"This {what} {CLOSED_WORDS.get(state, 'is closed')}.", "closed")
+    messages = CLOSED_MESSAGES[what]
+    return ChallengeError(messages.get(state, messages[None]), "closed")
 
 
 def _terms_words(match: Match) -> str:
@@ -95,15 +110,15 @@ def challenge_create(*, user, to, **terms) -> Challenge:
     of any match. A bot does not wait to be asked: challenging one starts a match against it at
     once (its every other seat played by the same bot), and the challenge is accepted."""
     if not user.is_authenticated:
-        raise ChallengeError("Sign in to challenge a player.", "forbidden")
+        raise ChallengeError(_("Sign in to challenge a player."), "forbidden")
     if user.is_site_bot:
-        raise ChallengeError("The site's bots do not challenge anybody.", "forbidden")
+        raise ChallengeError(_("The site's bots do not challenge anybody."), "forbidden")
     # A person's bot account challenges with its token as a person does, unless it is paused.
     bot_check_may_play(user)
     if to is None or not to.is_active:
-        raise ChallengeError("There is no such player.", "not_found")
+        raise ChallengeError(_("There is no such player."), "not_found")
     if to.pk == user.pk:
-        raise ChallengeError("You cannot challenge yourself.", "bad_request")
+        raise ChallengeError(_("You cannot challenge yourself."), "bad_request")
     terms = match_services.match_terms(**terms)
     # A person's bot account is challenged as a person is: it answers through the API.
     bot_check_may_play(to)
@@ -131,23 +146,43 @@ def challenge_create(*, user, to, **terms) -> Challenge:
         waiting = Challenge.objects.filter(challenger=user, state=State.PENDING, expires_at__gt=now)
         if waiting.filter(challenged=to).exists():
             raise ChallengeError(
-                f"You have already challenged {to.username}: wait for an answer, or withdraw that challenge first.",
+                lazy_message(
+                    _("You have already challenged %(name)s: wait for an answer, or withdraw that challenge first."),
+                    name=to.username,
+                ),
                 "already_pending",
             )
         if user.is_bot_account and waiting.count() >= settings.BOT_ACCOUNT_PENDING_CHALLENGES:
             raise ChallengeError(
-                f"A bot account has at most {settings.BOT_ACCOUNT_PENDING_CHALLENGES} challenges waiting for an "
-                "answer: wait for answers, or withdraw one first.",
+                lazy_message(
+                    _(
+                        "A bot account has at most %(limit)s challenges waiting for an answer: wait for answers, "
+                        "or withdraw one first."
+                    ),
+                    limit=settings.BOT_ACCOUNT_PENDING_CHALLENGES,
+                ),
                 "too_many_pending",
             )
         limit = settings.MAX_PENDING_CHALLENGES_PER_PERSON
         if waiting.count() >= limit:
             raise ChallengeError(
-                f"You already have {limit} challenges waiting for an answer, the most one person may have: "
-                "wait for answers, or withdraw one first.",
+                lazy_message(
+                    _(
+                        "You already have %(limit)s challenges waiting for an answer, the most one person may have: "
+                        "wait for answers, or withdraw one first."
+                    ),
+                    limit=limit,
+                ),
                 "too_many_pending",
             )
-        with _limited(CHALLENGES, user, "You are challenging players") as attempt:
+        with _limited(
+            CHALLENGES,
+            user,
+            _(
+                "You are challenging players too quickly: the site takes at most %(rate)s from one person. "
+                "Try again in %(wait)s."
+            ),
+        ) as attempt:
             challenge = Challenge.objects.create(challenger=user, challenged=to, **terms, expires_at=expires)
             attempt.count()
         _waiting_changed(challenge)
@@ -214,7 +249,7 @@ def _lock_challenge(challenge_id) -> Challenge:
     try:
         return Challenge.objects.select_for_update().select_related("challenger", "challenged").get(pk=challenge_id)
     except (Challenge.DoesNotExist, ValueError, TypeError):
-        raise ChallengeError("There is no such challenge.", "not_found") from None
+        raise ChallengeError(_("There is no such challenge."), "not_found") from None
 
 
 def _waiting_changed(row) -> None:
@@ -238,14 +273,16 @@ def _answer_challenge(challenge_id, user, *, by_challenged: bool) -> tuple[Chall
     """The challenge locked, checked as still open to ``user``'s answer. The bool says whether
     it was found expired (and marked so): the caller commits that, then refuses."""
     if not user.is_authenticated:
-        raise ChallengeError("Sign in to answer a challenge.", "forbidden")
+        raise ChallengeError(_("Sign in to answer a challenge."), "forbidden")
     challenge = _lock_challenge(challenge_id)
     if user.pk not in (challenge.challenger_id, challenge.challenged_id):
-        raise ChallengeError("There is no such challenge.", "not_found")
+        raise ChallengeError(_("There is no such challenge."), "not_found")
     if by_challenged and user.pk != challenge.challenged_id:
-        raise ChallengeError("Only the player challenged can answer a challenge; you may withdraw yours.", "forbidden")
+        raise ChallengeError(
+            _("Only the player challenged can answer a challenge; you may withdraw yours."), "forbidden"
+        )
     if not by_challenged and user.pk != challenge.challenger_id:
-        raise ChallengeError("Only the challenger can withdraw a challenge; you may decline it.", "forbidden")
+        raise ChallengeError(_("Only the challenger can withdraw a challenge; you may decline it."), "forbidden")
     if _expire_if_due(challenge, timezone.now()):
         _tell_expired(challenge)
         return challenge, True
@@ -258,7 +295,7 @@ def _move_on(row, state: str, **fields) -> None:
     """Move a pending row on to ``state`` (guarded: only from pending)."""
     now = timezone.now()
     if type(row).objects.filter(pk=row.pk, state=State.PENDING).update(state=state, answered_at=now, **fields) != 1:
-        raise ChallengeError("This was answered meanwhile.", "closed")
+        raise ChallengeError(_("This was answered meanwhile."), "closed")
     _waiting_changed(row)
     row.state = state
     row.answered_at = now
@@ -287,8 +324,13 @@ def challenge_accept(*, challenge_id, user) -> Challenge:
                 if exc.code != "too_many_open":
                     raise
                 raise ChallengeError(
-                    f"{challenge.challenger.username} has too many matches waiting for players just now: "
-                    "try again once one has started.",
+                    lazy_message(
+                        _(
+                            "%(name)s has too many matches waiting for players just now: "
+                            "try again once one has started."
+                        ),
+                        name=challenge.challenger.username,
+                    ),
                     exc.code,
                 ) from None
             match_services.match_join(match_id=match.pk, user=user, token=match.invite_token)
@@ -312,7 +354,14 @@ def challenge_decline(*, challenge_id, user) -> Challenge:
 def challenge_cancel(*, challenge_id, user) -> Challenge:
     """The challenger withdraws their challenge; the person challenged is told. Repeated
     withdrawals by one challenger collapse into one unread notification of theirs."""
-    with _limited(WITHDRAWALS, user, "You are withdrawing challenges") as attempt:
+    with _limited(
+        WITHDRAWALS,
+        user,
+        _(
+            "You are withdrawing challenges too quickly: the site takes at most %(rate)s from one person. "
+            "Try again in %(wait)s."
+        ),
+    ) as attempt:
         challenge = _close_challenge(challenge_id, user, State.CANCELLED, by_challenged=False)
         attempt.count()
     return challenge
@@ -349,7 +398,7 @@ def rotated(seat_users: list[int]) -> list[int]:
 def rematch_refusal(match_id: int) -> str | None:
     """Why the match may not be played again on its own (it was a tournament's table), as
     whatever it belongs to says it; None when a rematch may be offered."""
-    for _, refusal in rematch_refused.send(sender=Match, match_id=match_id):
+    for _receiver, refusal in rematch_refused.send(sender=Match, match_id=match_id):
         if refusal:
             return refusal
     return None
@@ -360,18 +409,28 @@ def rematch_offer(*, match_id, user) -> RematchOffer:
     offering has accepted; bots accept at once; when nobody else is asked, the match starts
     now. Only one offer of a match waits at a time."""
     if not user.is_authenticated:
-        raise ChallengeError("Sign in to offer a rematch.", "forbidden")
+        raise ChallengeError(_("Sign in to offer a rematch."), "forbidden")
     now = timezone.now()
-    with _limited(REMATCH_OFFERS, user, "You are offering rematches") as attempt, transaction.atomic():
+    with (
+        _limited(
+            REMATCH_OFFERS,
+            user,
+            _(
+                "You are offering rematches too quickly: the site takes at most %(rate)s from one person. "
+                "Try again in %(wait)s."
+            ),
+        ) as attempt,
+        transaction.atomic(),
+    ):
         try:
             match = Match.objects.select_for_update().get(pk=match_id)
         except (Match.DoesNotExist, ValueError, TypeError):
-            raise ChallengeError("There is no such match.", "not_found") from None
+            raise ChallengeError(_("There is no such match."), "not_found") from None
         seats = list(match.seats.select_related("user").order_by("index"))
         if not any(seat.user_id == user.pk for seat in seats):
-            raise ChallengeError("Only the players of a match can offer a rematch.", "forbidden")
+            raise ChallengeError(_("Only the players of a match can offer a rematch."), "forbidden")
         if match.status != Match.Status.FINISHED:
-            raise ChallengeError("A rematch can be offered once the match is finished.", "not_finished")
+            raise ChallengeError(_("A rematch can be offered once the match is finished."), "not_finished")
         refusal = rematch_refusal(match.pk)
         if refusal:
             raise ChallengeError(refusal, "forbidden")
@@ -379,7 +438,7 @@ def rematch_offer(*, match_id, user) -> RematchOffer:
         for earlier in offers:
             if not _expire_if_due(earlier, now):
                 if earlier.state == State.ACCEPTED:
-                    raise ChallengeError("The rematch of this match has been played already.", "closed")
+                    raise ChallengeError(_("The rematch of this match has been played already."), "closed")
                 raise ChallengeError(ALREADY_OFFERED, "already_pending")
         people = [seat.user for seat in seats if seat.user is not None and not seat.user.is_site_bot]
         _check_still_here(people)
@@ -428,7 +487,18 @@ def _check_still_here(people) -> None:
     cannot)."""
     gone = [person.username for person in people if not person.is_active]
     if gone:
-        raise ChallengeError(f"{', '.join(gone)} no longer plays here: no rematch is possible.", "forbidden")
+        raise ChallengeError(
+            lazy_message(
+                ngettext_lazy(
+                    "%(names)s no longer plays here: no rematch is possible.",
+                    "%(names)s no longer play here: no rematch is possible.",
+                    "count",
+                ),
+                names=", ".join(gone),
+                count=len(gone),
+            ),
+            "forbidden",
+        )
 
 
 def _start_rematch(offer: RematchOffer, match: Match) -> Match:
@@ -467,7 +537,7 @@ def _lock_offer(offer_id) -> RematchOffer:
     try:
         return RematchOffer.objects.select_for_update().select_related("match", "offered_by").get(pk=offer_id)
     except (RematchOffer.DoesNotExist, ValueError, TypeError):
-        raise ChallengeError("There is no such rematch offer.", "not_found") from None
+        raise ChallengeError(_("There is no such rematch offer."), "not_found") from None
 
 
 def rematch_answer(*, offer_id, user, accept: bool) -> RematchOffer:
@@ -475,14 +545,14 @@ def rematch_answer(*, offer_id, user, accept: bool) -> RematchOffer:
     starts; one decline ends the offer. Spectators, and players of other matches, cannot
     answer."""
     if not user.is_authenticated:
-        raise ChallengeError("Sign in to answer a rematch offer.", "forbidden")
+        raise ChallengeError(_("Sign in to answer a rematch offer."), "forbidden")
     now = timezone.now()
     with transaction.atomic():
         offer = _lock_offer(offer_id)
         answers = list(offer.answers.all())
         mine = next((a for a in answers if a.user_id == user.pk), None)
         if mine is None:
-            raise ChallengeError("Only the players asked can answer a rematch offer.", "forbidden")
+            raise ChallengeError(_("Only the players asked can answer a rematch offer."), "forbidden")
         expired = _expire_if_due(offer, now)
         if expired:
             _tell_match(offer)
@@ -490,7 +560,9 @@ def rematch_answer(*, offer_id, user, accept: bool) -> RematchOffer:
             if offer.state != State.PENDING:
                 raise _closed("rematch offer", offer.state)
             if mine.answer != RematchAnswer.Answer.PENDING:
-                raise ChallengeError(f"You have {mine.answer} this offer already.", "closed")
+                if mine.answer == RematchAnswer.Answer.ACCEPTED:
+                    raise ChallengeError(_("You have accepted this offer already."), "closed")
+                raise ChallengeError(_("You have declined this offer already."), "closed")
             mine.answer = RematchAnswer.Answer.ACCEPTED if accept else RematchAnswer.Answer.DECLINED
             mine.answered_at = now
             mine.save(update_fields=["answer", "answered_at"])
@@ -507,11 +579,11 @@ def rematch_answer(*, offer_id, user, accept: bool) -> RematchOffer:
 def rematch_cancel(*, offer_id, user) -> RematchOffer:
     """The person who offered withdraws the offer while it waits."""
     if not user.is_authenticated:
-        raise ChallengeError("Sign in to withdraw a rematch offer.", "forbidden")
+        raise ChallengeError(_("Sign in to withdraw a rematch offer."), "forbidden")
     with transaction.atomic():
         offer = _lock_offer(offer_id)
         if offer.offered_by_id != user.pk:
-            raise ChallengeError("Only the player who offered a rematch can withdraw it.", "forbidden")
+            raise ChallengeError(_("Only the player who offered a rematch can withdraw it."), "forbidden")
         if not _expire_if_due(offer, timezone.now()):
             if offer.state != State.PENDING:
                 raise _closed("rematch offer", offer.state)

@@ -23,44 +23,54 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 from django_ratelimit.core import get_usage
 
+from portal.errors import lazy_message
 from portal.rate_limits import Attempt, Rate, Refusal, SlidingWindow, wait_words
 
 log = logging.getLogger(__name__)
 
 POSTS = SlidingWindow(
     "forums.post",
-    Rate(1, 15, "one post every 15 seconds"),
-    Rate(30, 3600, "30 posts an hour"),
+    Rate(1, 15, _("one post every 15 seconds")),
+    Rate(30, 3600, _("30 posts an hour")),
 )
 
 # Reports of posts to the moderators: enough for a member who meets a bad thread, too few to
 # flood the moderators' queue.
 REPORTS = SlidingWindow(
     "forums.report",
-    Rate(5, 600, "5 reports in 10 minutes"),
-    Rate(20, 86400, "20 reports a day"),
+    Rate(5, 600, _("5 reports in 10 minutes")),
+    Rate(20, 86400, _("20 reports a day")),
 )
 
 _wait = wait_words
 
 
-def report_refusal_words(refusal: Refusal) -> str:
+def report_refusal_words(refusal: Refusal) -> str | Promise:
     """Why a report of a post is refused for now."""
     if refusal.rate is None:
-        return "Your previous report is still being saved. Try again in a moment."
-    return f"You are reporting too often: the moderators take {refusal.rate.words}. Try again in {_wait(refusal.wait)}."
+        return _("Your previous report is still being saved. Try again in a moment.")
+    return lazy_message(
+        _("You are reporting too often: the moderators take %(rate)s. Try again in %(wait)s."),
+        rate=refusal.rate.words,
+        wait=_wait(refusal.wait),
+    )
 
 
-def refusal_words(refusal: Refusal, *, text_kept: bool) -> str:
+def refusal_words(refusal: Refusal, *, text_kept: bool) -> str | Promise:
     """Why a post is refused; ``text_kept``: a page shows the form again with the text."""
     if refusal.rate is None:
-        return "Your previous post is still being saved. Try again in a moment."
-    kept = "; your text is kept below" if text_kept else ""
-    return (
-        f"You are posting too quickly: the forum takes {refusal.rate.words}. Try again in {_wait(refusal.wait)}{kept}."
-    )
+        return _("Your previous post is still being saved. Try again in a moment.")
+    if text_kept:
+        sentence = _(
+            "You are posting too quickly: the forum takes %(rate)s. Try again in %(wait)s; your text is kept below."
+        )
+    else:
+        sentence = _("You are posting too quickly: the forum takes %(rate)s. Try again in %(wait)s.")
+    return lazy_message(sentence, rate=refusal.rate.words, wait=_wait(refusal.wait))
 
 
 @contextmanager

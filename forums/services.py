@@ -15,10 +15,12 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from games.catalog import all_games
 from games.models import Match
-from portal.errors import ServiceError
+from portal.errors import ServiceError, lazy_message
 from portal.markdown import render_markdown
 from portal.rate_limits import Attempt, Refusal
 
@@ -30,7 +32,7 @@ from .signals import post_replied, post_reported
 class ForumError(ServiceError):
     """A refused forum request; the message is for people."""
 
-    def __init__(self, message: str, code: str = "bad_request"):
+    def __init__(self, message: str | Promise, code: str = "bad_request"):
         super().__init__(code, message)
 
 
@@ -41,7 +43,7 @@ class PostingLimited(ForumError):
         super().__init__(ratelimits.refusal_words(refusal, text_kept=False), "rate_limited")
         self.refusal = refusal
 
-    def page_message(self) -> str:
+    def page_message(self) -> str | Promise:
         """The refusal as a page that shows the form again, text and all, says it."""
         return ratelimits.refusal_words(self.refusal, text_kept=True)
 
@@ -98,18 +100,30 @@ def _require_user(user) -> None:
 def _clean_title(title: str) -> str:
     title = " ".join((title or "").split())
     if not title:
-        raise ForumError("Give the topic a title.")
+        raise ForumError(_("Give the topic a title."))
     if len(title) > Topic.TITLE_MAX:
-        raise ForumError(f"A title has at most {Topic.TITLE_MAX} characters; this one has {len(title)}.")
+        raise ForumError(
+            lazy_message(
+                _("A title has at most %(max)s characters; this one has %(count)s."),
+                max=Topic.TITLE_MAX,
+                count=len(title),
+            )
+        )
     return title
 
 
 def _clean_body(body: str) -> str:
     body = (body or "").replace("\r\n", "\n").strip("\n").rstrip()
     if not body.strip():
-        raise ForumError("Write something first: the post is empty.")
+        raise ForumError(_("Write something first: the post is empty."))
     if len(body) > Post.BODY_MAX:
-        raise ForumError(f"A post has at most {Post.BODY_MAX:,} characters; this one has {len(body):,}.")
+        raise ForumError(
+            lazy_message(
+                _("A post has at most %(max)s characters; this one has %(count)s."),
+                max=f"{Post.BODY_MAX:,}",
+                count=f"{len(body):,}",
+            )
+        )
     return body
 
 
@@ -139,7 +153,7 @@ def topic_create(
     body = _clean_body(body)
     forum = Forum.objects.filter(pk=forum_id).first()
     if forum is None:
-        raise ForumError("That forum does not exist.")
+        raise ForumError(_("That forum does not exist."))
     with _posting(user, limited) as attempt, transaction.atomic():
         topic = Topic.objects.create(
             forum=forum, title=title, author=user, last_activity_at=timezone.now(), match_id=match_id
@@ -160,9 +174,9 @@ def post_create(*, topic_id: int, user, body: str, limited: bool = True) -> Post
     with _posting(user, limited) as attempt, transaction.atomic():
         topic = Topic.objects.select_for_update().filter(pk=topic_id).first()
         if topic is None or topic.is_hidden:
-            raise ForumError("That topic does not exist or was deleted.")
+            raise ForumError(_("That topic does not exist or was deleted."))
         if topic.locked:
-            raise ForumError("This topic is locked: it takes no new replies.")
+            raise ForumError(_("This topic is locked: it takes no new replies."))
         post = _new_post(topic=topic, user=user, body=body)
         topic.last_activity_at = post.created_at
         topic.save(update_fields=["last_activity_at"])
@@ -179,11 +193,11 @@ def post_edit(*, post_id: int, user, body: str, title: str | None = None) -> Pos
     with transaction.atomic():
         post = Post.objects.select_for_update().select_related("topic").filter(pk=post_id).first()
         if post is None or post.is_hidden or post.topic.is_hidden:
-            raise ForumError("That post does not exist or was deleted.")
+            raise ForumError(_("That post does not exist or was deleted."))
         if post.author_id != user.pk:
             raise PermissionDenied("You can edit only your own posts.")
         if post.topic.locked:
-            raise ForumError("This topic is locked: its posts can no longer be edited.")
+            raise ForumError(_("This topic is locked: its posts can no longer be edited."))
         body = _clean_body(body)
         topic = post.topic
         if title is not None and selectors.first_post_id(topic) == post.pk:
@@ -206,12 +220,12 @@ def discussion_draft(*, match_id: int, user) -> tuple[Forum, str, str]:
     _require_user(user)
     match = Match.objects.filter(pk=match_id).prefetch_related("seats__user").first()
     if match is None or match.visibility != Match.Visibility.PUBLIC:
-        raise ForumError("That match does not exist or is not public.")
+        raise ForumError(_("That match does not exist or is not public."))
     if not match.is_over:
-        raise ForumError("A match is discussed in the forum once it is over; use the match chat meanwhile.")
+        raise ForumError(_("A match is discussed in the forum once it is over; use the match chat meanwhile."))
     forum = Forum.objects.filter(game=match.game).first() or Forum.objects.filter(slug=GENERAL_SLUG).first()
     if forum is None:
-        raise ForumError("The forum of this game does not exist yet.")
+        raise ForumError(_("The forum of this game does not exist yet."))
     seats = sorted(match.seats.all(), key=lambda s: s.index)
     players = ", ".join(s.user.username if s.user else "empty seat" for s in seats)
     title = f"{match.game_name} match #{match.pk}: {players}"
@@ -262,7 +276,7 @@ def _require_moderator(user) -> None:
 def _locked_topic(topic_id: int) -> Topic:
     topic = Topic.objects.select_for_update().select_related("forum").filter(pk=topic_id).first()
     if topic is None:
-        raise ForumError("That topic does not exist.")
+        raise ForumError(_("That topic does not exist."))
     return topic
 
 
@@ -277,7 +291,7 @@ def topic_set_pinned(*, topic_id: int, moderator, pinned: bool, reason: str = ""
     with transaction.atomic():
         topic = _locked_topic(topic_id)
         if topic.pinned == pinned:
-            raise ForumError("The topic is already pinned." if pinned else "The topic is not pinned.")
+            raise ForumError(_("The topic is already pinned.") if pinned else _("The topic is not pinned."))
         topic.pinned = pinned
         topic.save(update_fields=["pinned"])
         action = ModerationLog.Action.PIN if pinned else ModerationLog.Action.UNPIN
@@ -290,7 +304,7 @@ def topic_set_locked(*, topic_id: int, moderator, locked: bool, reason: str = ""
     with transaction.atomic():
         topic = _locked_topic(topic_id)
         if topic.locked == locked:
-            raise ForumError("The topic is already locked." if locked else "The topic is not locked.")
+            raise ForumError(_("The topic is already locked.") if locked else _("The topic is not locked."))
         topic.locked = locked
         topic.save(update_fields=["locked"])
         action = ModerationLog.Action.LOCK if locked else ModerationLog.Action.UNLOCK
@@ -304,9 +318,9 @@ def topic_move(*, topic_id: int, moderator, forum_id: int, reason: str = "") -> 
         topic = _locked_topic(topic_id)
         target = Forum.objects.filter(pk=forum_id).first()
         if target is None:
-            raise ForumError("That forum does not exist.")
+            raise ForumError(_("That forum does not exist."))
         if target.pk == topic.forum_id:
-            raise ForumError(f"The topic is already in {target.name}.")
+            raise ForumError(lazy_message(_("The topic is already in %(forum)s."), forum=target.name))
         detail = f"{topic.title}: from {topic.forum.name} to {target.name}"
         topic.forum = target
         topic.save(update_fields=["forum"])
@@ -317,7 +331,7 @@ def topic_move(*, topic_id: int, moderator, forum_id: int, reason: str = "") -> 
 def _clean_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise ForumError("Give a reason: it is kept in the moderation log.")
+        raise ForumError(_("Give a reason: it is kept in the moderation log."))
     return reason
 
 
@@ -328,7 +342,7 @@ def topic_hide(*, topic_id: int, moderator, reason: str) -> Topic:
     with transaction.atomic():
         topic = _locked_topic(topic_id)
         if topic.is_hidden:
-            raise ForumError("The topic is already deleted.")
+            raise ForumError(_("The topic is already deleted."))
         topic.hidden_at = timezone.now()
         topic.hidden_by = moderator
         topic.hidden_reason = reason
@@ -345,9 +359,9 @@ def post_hide(*, post_id: int, moderator, reason: str) -> Post:
     with transaction.atomic():
         post = Post.objects.select_for_update().select_related("topic").filter(pk=post_id).first()
         if post is None:
-            raise ForumError("That post does not exist.")
+            raise ForumError(_("That post does not exist."))
         if post.is_hidden:
-            raise ForumError("The post is already deleted.")
+            raise ForumError(_("The post is already deleted."))
         post.hidden_at = timezone.now()
         post.hidden_by = moderator
         post.hidden_reason = reason
@@ -375,16 +389,16 @@ def post_report(*, post_id: int, user, reason: str) -> PostReport:
         raise PermissionDenied("Sign in to report a post.")
     reason = (reason or "").strip()
     if not reason:
-        raise ForumError("Say what is wrong with the post: the moderators read it.")
+        raise ForumError(_("Say what is wrong with the post: the moderators read it."))
     if len(reason) > PostReport.REASON_MAX:
-        raise ForumError(f"Keep the reason under {PostReport.REASON_MAX} characters.")
+        raise ForumError(lazy_message(_("Keep the reason under %(max)s characters."), max=PostReport.REASON_MAX))
     post = Post.objects.select_related("topic", "author").filter(pk=post_id).first()
     if post is None or post.is_hidden or post.topic.is_hidden:
-        raise ForumError("That post does not exist.", "not_found")
+        raise ForumError(_("That post does not exist."), "not_found")
     if post.author_id == user.pk:
-        raise ForumError("You cannot report your own post; edit it instead.")
+        raise ForumError(_("You cannot report your own post; edit it instead."))
     if PostReport.objects.filter(post=post, reporter=user).exists():
-        raise ForumError("You have already reported this post; the moderators will look at it.", "already_reported")
+        raise ForumError(_("You have already reported this post; the moderators will look at it."), "already_reported")
     with ratelimits.REPORTS.attempt(user.pk) as attempt:
         if attempt.refusal is not None:
             raise ForumError(ratelimits.report_refusal_words(attempt.refusal), "rate_limited")
@@ -393,7 +407,7 @@ def post_report(*, post_id: int, user, reason: str) -> PostReport:
                 report = PostReport.objects.create(post=post, reporter=user, reason=reason)
         except IntegrityError:
             raise ForumError(
-                "You have already reported this post; the moderators will look at it.", "already_reported"
+                _("You have already reported this post; the moderators will look at it."), "already_reported"
             ) from None
         attempt.count()
     author = post.author.username if post.author else "a former member"
@@ -412,9 +426,9 @@ def report_dismiss(*, report_id: int, moderator) -> PostReport:
     with transaction.atomic():
         report = PostReport.objects.select_for_update().filter(pk=report_id).first()
         if report is None:
-            raise ForumError("That report does not exist.", "not_found")
+            raise ForumError(_("That report does not exist."), "not_found")
         if not report.is_open:
-            raise ForumError("That report is already dealt with.")
+            raise ForumError(_("That report is already dealt with."))
         _resolve_reports(PostReport.objects.filter(post_id=report.post_id), moderator, PostReport.Outcome.DISMISSED)
         report.refresh_from_db()
     return report

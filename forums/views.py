@@ -40,7 +40,7 @@ def _on_post_form(form) -> Iterator[refusals.Refusal]:
         try:
             yield refused
         except services.PostingLimited as exc:
-            exc.message = exc.page_message()
+            exc.message = str(exc.page_message())  # in the language of the page
             raise
 
 

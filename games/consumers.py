@@ -32,6 +32,8 @@ from __future__ import annotations
 import time
 from urllib.parse import parse_qs
 
+from django.utils.translation import gettext_lazy as _
+
 import live
 from live.events import MATCH_UPDATED
 from live.executor import db
@@ -43,7 +45,7 @@ from portal.errors import ServiceError
 from . import selectors, services, state_cache
 from .models import Match
 
-UNAVAILABLE = (
+UNAVAILABLE = _(
     "Your move is saved, but the live connection is down: the other players will see it once "
     "it is back. The clocks are stopped meanwhile."
 )
@@ -226,7 +228,7 @@ class MatchConsumer(JsonSocket):
         payload = await self._payload(outbox)
         await live.publish(outbox)
         if payload is None:
-            await self.send_error("not_found", "This match no longer exists.")
+            await self.send_error("not_found", _("This match no longer exists."))
             return
         if force or payload["version"] > self.sent_version:
             self.sent_version = payload["version"]

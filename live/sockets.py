@@ -36,8 +36,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from django.conf import settings
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from portal import json_limits, logs, metrics
+from portal.languages import socket_language
 
 from . import bridge, reach
 from .credentials import SIGNED_OUT, Credentials
@@ -45,7 +49,7 @@ from .executor import db
 from .groups import user_sockets_group
 
 PONG = '{"type": "pong"}'
-SIGNED_OUT_MESSAGE = "You were signed out (a new password, or signed out elsewhere): sign in again to carry on."
+SIGNED_OUT_MESSAGE = _("You were signed out (a new password, or signed out elsewhere): sign in again to carry on.")
 
 T = TypeVar("T")
 
@@ -107,6 +111,7 @@ class JsonSocket(AsyncWebsocketConsumer):
         self._counted = False
         self.joined: list[str] = []
         self.credentials = Credentials.of(self.scope)
+        self.language = socket_language(self.scope)
         self.signed_out = False
         self._checked_at = time.monotonic()  # the handshake's session was just read
         self._accepted = False
@@ -168,7 +173,7 @@ class JsonSocket(AsyncWebsocketConsumer):
         if self.signed_out:
             return  # closed: frames already on their way are dropped
         if self.flooding():
-            await self.send_error("bad_request", "Too many messages: slow down.")
+            await self.send_error("bad_request", _("Too many messages: slow down."))
             return
         raw = text_data if text_data is not None else bytes_data or b""
         try:
@@ -262,5 +267,8 @@ class JsonSocket(AsyncWebsocketConsumer):
     async def send_json(self, content: Any) -> None:
         await self.send(text_data=json.dumps(content))
 
-    async def send_error(self, code: str, message: str) -> None:
+    async def send_error(self, code: str, message: str | Promise) -> None:
+        """An error frame; its message (lazy: ``portal.errors``) in the language of the page."""
+        with translation.override(self.language):
+            message = str(message)
         await self.send_json({"type": "error", "code": code, "message": message})

@@ -9,6 +9,7 @@ not signed in who tries to act gets ``not_seated``, as on the socket. A service'
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -32,7 +33,8 @@ CODE_FOR = {
 
 def service_error_response(exc: ServiceError) -> Response:
     """A service's refusal: its code and message (and what the edge added, ``exc.extra``)."""
-    return Response({"code": exc.code, "message": exc.message, **exc.extra}, status=exc.http_status)
+    # The message in the request's language (the API's: its Accept-Language, else English).
+    return Response({"code": exc.code, "message": str(exc.message), **exc.extra}, status=exc.http_status)
 
 
 def api_exception_handler(exc, context):
@@ -45,12 +47,12 @@ def api_exception_handler(exc, context):
         return response
     code = next((code for kind, code in CODE_FOR.items() if isinstance(exc, kind)), "bad_request")
     if isinstance(exc, exceptions.NotAuthenticated):
-        message = "Sign in to do that."
+        message = _("Sign in to do that.")
     elif isinstance(exc, exceptions.ValidationError):
-        message = "Some fields are missing or wrong; see errors."
+        message = _("Some fields are missing or wrong; see errors.")
     else:
         detail = response.data.get("detail") if isinstance(response.data, dict) else None
-        message = str(detail or getattr(exc, "detail", "")) or "That request was refused."
+        message = str(detail or getattr(exc, "detail", "")) or _("That request was refused.")
     if isinstance(response.data, dict) and "code" not in response.data:
         response.data = {"code": code, "message": message, **response.data}
     elif isinstance(response.data, list):
@@ -99,4 +101,4 @@ def document_common_errors(result, generator, request, public):
 
 def not_found_json(request) -> JsonResponse:
     """A 404 under /api/ for a path no route matches, in the API's own shape."""
-    return JsonResponse({"code": "not_found", "message": "There is nothing at this address."}, status=404)
+    return JsonResponse({"code": "not_found", "message": _("There is nothing at this address.")}, status=404)

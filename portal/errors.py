@@ -6,9 +6,18 @@ Each app has its own subclass (``games.services.MatchError``, ``forums.services.
 ``tournaments.services.TournamentError``, ``challenges.services.ChallengeError``); the API's
 exception handler (``portal.api_errors``) answers any of them with ``HTTP_STATUS`` below, and
 pages show them through ``portal.refusals``. Views do not catch them one by one.
+
+A message is marked for translation lazily (``gettext_lazy``): it becomes text in the language
+of whoever reads it, when it is shown (a page's language, the API's ``Accept-Language``, a
+socket's page), not when it is raised. A message with values is ``lazy_message(_("... %(name)s ..."),
+name=...)``: interpolated then too, in the language of the reader.
 """
 
 from __future__ import annotations
+
+from typing import cast
+
+from django.utils.functional import Promise, lazy
 
 BAD_REQUEST = 400
 FORBIDDEN = 403
@@ -60,6 +69,22 @@ HTTP_STATUS: dict[str, int] = {
 }
 
 
+def _interpolate(template, values: dict) -> str:
+    # ``%`` on a marked template translates it now: a plural one (``ngettext_lazy`` with the
+    # name of its count) chooses its form from ``values`` then too.
+    return template % values
+
+
+_lazy_interpolate = lazy(_interpolate, str)
+
+
+def lazy_message(template: str | Promise, **values) -> str:
+    """``template % values``, lazily: a marked template (``gettext_lazy``, or ``ngettext_lazy``
+    given the name of its count) is translated, and its named placeholders filled, each time
+    the message is shown, in the language active then."""
+    return _lazy_interpolate(template, values)
+
+
 def http_status(code: str) -> int:
     """The HTTP status of an error code: 400 for a code the table does not know."""
     return HTTP_STATUS.get(code, BAD_REQUEST)
@@ -72,15 +97,16 @@ class ServiceError(Exception):
     ``extra`` holds what an edge adds to the API's error body beside the code and the message
     (the games' API adds the caller's snapshot to a stale or finished refusal)."""
 
-    def __init__(self, code: str, message: str, field: str | None = None):
+    def __init__(self, code: str, message: str | Promise, field: str | None = None):
         super().__init__(message)
         self.code = code
-        self.message = message
+        # Read as a str: a lazy message is one, in the language active when it is read.
+        self.message = cast(str, message)
         self.field = field
         self.extra: dict = {}
 
     def __str__(self) -> str:
-        return self.message
+        return str(self.message)
 
     @property
     def http_status(self) -> int:

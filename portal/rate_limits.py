@@ -31,6 +31,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.core.cache import cache
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+from .errors import lazy_message
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +44,7 @@ log = logging.getLogger(__name__)
 class Rate:
     limit: int
     seconds: int
-    words: str  # how a refusal says it: "one post every 15 seconds"
+    words: str | Promise  # how a refusal says it (marked): "one post every 15 seconds"
 
 
 @dataclass(frozen=True)
@@ -47,23 +52,21 @@ class Refusal:
     rate: Rate | None  # None: another attempt under the same key is under way
     wait: int  # whole seconds until an attempt can pass
 
-    def words(self, doing: str) -> str:
-        """The refusal as a service says it; ``doing`` names what was done too quickly
-        ("You are challenging players")."""
+    def words(self, sentence: str | Promise) -> str | Promise:
+        """The refusal as a service says it: ``sentence`` is the marked message, which names
+        what was done too quickly and holds ``%(rate)s`` (the rate's words) and ``%(wait)s``
+        (how long to wait), both read in the reader's language too."""
         if self.rate is None:
-            return "Your previous request is still being handled. Try again in a moment."
-        return (
-            f"{doing} too quickly: the site takes at most {self.rate.words} from one person. "
-            f"Try again in {wait_words(self.wait)}."
-        )
+            return _("Your previous request is still being handled. Try again in a moment.")
+        return lazy_message(sentence, rate=self.rate.words, wait=wait_words(self.wait))
 
 
 def wait_words(seconds: int) -> str:
-    """How long to wait, as a refusal says it: "11 seconds", "5 minutes"."""
+    """How long to wait, as a refusal says it: "11 seconds", "5 minutes" (lazily translated)."""
     seconds = max(1, seconds)
     if seconds < 90:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
-    return f"{round(seconds / 60)} minutes"
+        return lazy_message(ngettext_lazy("%(count)s second", "%(count)s seconds", "count"), count=seconds)
+    return lazy_message(_("%(count)s minutes"), count=round(seconds / 60))
 
 
 class Attempt:

@@ -437,8 +437,9 @@ RATELIMIT_IP_META_KEY = "portal.client_ip.client_ip"
 
 # --- Internationalisation, static files --------------------------------------------------
 LANGUAGE_CODE = "en-us"
-# The languages of the pages, each named in itself (the switcher lists them so). The API stays
-# English whatever the browser asks: its codes, not its sentences, are its contract.
+# The languages of the pages, each named in itself (the switcher lists them so). The API's
+# codes, not its sentences, are its contract: its messages follow the client's Accept-Language
+# only (English without one of these), never the site's cookie or a saved choice.
 LANGUAGES = [
     ("en", "English"),
     ("de", "Deutsch"),

@@ -158,11 +158,16 @@ def _finished_matches_replay_to_their_snapshots(request):
 
 @pytest.fixture(autouse=True)
 def _fresh_state(settings):
-    """Each test starts with an empty cache (rate limits), no remembered engine states, and no
-    Redis outage an earlier test met (a call that timed out on a loaded machine)."""
+    """Each test starts with an empty cache (rate limits), no remembered engine states, no
+    Redis outage an earlier test met (a call that timed out on a loaded machine), and in
+    English (a request of the test client leaves its language active in the test's thread:
+    a refusal's message, translated when read, would read in it)."""
     from django.core.cache import cache
+    from django.utils import translation
 
     from portal import redis_pool
+
+    translation.activate(settings.LANGUAGE_CODE)
 
     redis_pool.reset_breakers()
     cache.clear()

@@ -21,7 +21,7 @@ import logging
 import secrets
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -29,6 +29,10 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.functional import Promise, lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 import live
 from accounts.services import bot_check_may_play, bot_check_not_against_owner, user_lock
@@ -44,7 +48,7 @@ from notifications import services as notification_services
 from notifications import tasks as notification_tasks
 from notifications.models import Notification
 from portal import page_cache
-from portal.errors import ServiceError
+from portal.errors import ServiceError, lazy_message
 from portal.rate_limits import Rate, SlidingWindow
 from rankings.models import Rating
 
@@ -62,7 +66,7 @@ MAX_ROUNDS = 15
 MAX_DAYS_AHEAD = 60
 # Tournaments created per person: more than anyone organises, fewer than a script would make.
 # Each public one also opens a forum topic, which counts against the creator's posting limit.
-CREATIONS = SlidingWindow("tournaments.create", Rate(5, 3600, "5 tournaments an hour"))
+CREATIONS = SlidingWindow("tournaments.create", Rate(5, 3600, _("5 tournaments an hour")))
 # The page cache's area of the tournament lists (the tournaments page, the game pages).
 CACHE_AREA = "tournaments"
 # The end reason of a match stopped because its tournament was cancelled.
@@ -73,7 +77,7 @@ class TournamentError(ServiceError):
     """A refused request; ``code`` is one of the API's error codes, the message is for people,
     ``field`` the creation form's field at fault."""
 
-    def __init__(self, message: str, code: str = "bad_request", field: str | None = None):
+    def __init__(self, message: str | Promise, code: str = "bad_request", field: str | None = None):
         super().__init__(code, message, field)
 
 
@@ -120,47 +124,56 @@ def tournament_settings(
     now = now or timezone.now()
     name = " ".join(str(name or "").split())
     if not name:
-        raise TournamentError("Give the tournament a name.", field="name")
+        raise TournamentError(_("Give the tournament a name."), field="name")
     if "\x00" in name or len(name) > Tournament.NAME_MAX:
-        raise TournamentError(f"A name has at most {Tournament.NAME_MAX} characters.", field="name")
+        raise TournamentError(
+            lazy_message(_("A name has at most %(max)s characters."), max=Tournament.NAME_MAX), field="name"
+        )
     try:
         engine = get_game(str(game))
     except KeyError:
-        raise TournamentError("Choose one of the site's games.", field="game") from None
+        raise TournamentError(_("Choose one of the site's games."), field="game") from None
     try:
         table_size = int(table_size)
         engine.check_players(table_size)
     except (TypeError, ValueError) as exc:
-        message = str(exc) if isinstance(exc, ValueError) and "played by" in str(exc) else "Give a number of players."
+        # The engine's own words (English) for a number of players its game is not played by.
+        message = (
+            str(exc) if isinstance(exc, ValueError) and "played by" in str(exc) else _("Give a number of players.")
+        )
         raise TournamentError(message, field="table_size") from None
     if format not in Tournament.Format.values:
-        raise TournamentError("The format is round robin or Swiss.", field="format")
+        raise TournamentError(_("The format is round robin or Swiss."), field="format")
     try:
         clock = Clock.chosen(speed, seconds_per_move, days_per_move, untimed_allowed=False, wording=FOR_TOURNAMENT)
     except ClockError as exc:
         raise TournamentError(exc.message, field=exc.field) from None
     if not isinstance(starts_at, datetime):
-        raise TournamentError("Give the date and time the first round starts.", field="starts_at")
+        raise TournamentError(_("Give the date and time the first round starts."), field="starts_at")
     if timezone.is_naive(starts_at):
         starts_at = timezone.make_aware(starts_at)
     if starts_at <= now:
-        raise TournamentError("The start must be in the future.", field="starts_at")
+        raise TournamentError(_("The start must be in the future."), field="starts_at")
     if starts_at > now + timedelta(days=MAX_DAYS_AHEAD):
-        raise TournamentError(f"A tournament starts within {MAX_DAYS_AHEAD} days.", field="starts_at")
+        raise TournamentError(
+            lazy_message(_("A tournament starts within %(days)s days."), days=MAX_DAYS_AHEAD), field="starts_at"
+        )
     opens = registration_opens_at or now
     if not isinstance(opens, datetime):
-        raise TournamentError("Give the date and time entries open.", field="registration_opens_at")
+        raise TournamentError(_("Give the date and time entries open."), field="registration_opens_at")
     if timezone.is_naive(opens):
         opens = timezone.make_aware(opens)
     if opens >= starts_at:
-        raise TournamentError("Entries must open before the start.", field="registration_opens_at")
+        raise TournamentError(_("Entries must open before the start."), field="registration_opens_at")
     if rounds is not None:
         if format == Tournament.Format.ROUND_ROBIN:
             raise TournamentError(
-                "A round robin plays every pairing once: leave the number of rounds empty.", field="rounds"
+                _("A round robin plays every pairing once: leave the number of rounds empty."), field="rounds"
             )
         if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
-            raise TournamentError(f"A Swiss tournament has 1 to {MAX_ROUNDS} rounds.", field="rounds")
+            raise TournamentError(
+                lazy_message(_("A Swiss tournament has 1 to %(max)s rounds."), max=MAX_ROUNDS), field="rounds"
+            )
     return Settings(
         name=name,
         game=engine.slug,
@@ -177,22 +190,35 @@ def tournament_settings(
     )
 
 
-def _require_person(user, doing: str) -> None:
+# A time (in UTC) in the words and the order of the language it is read in.
+_lazy_date = lazy(lambda when: date_format(timezone.localtime(when, UTC), "DATETIME_FORMAT"), str)
+
+
+def _require_person(user, sign_in_to: str | Promise) -> None:
+    """``sign_in_to``: what an anonymous caller is told (a marked message)."""
     if user is None or not user.is_authenticated:
-        raise TournamentError(f"Sign in to {doing}.", "forbidden")
+        raise TournamentError(sign_in_to, "forbidden")
     if user.is_site_bot:
-        raise TournamentError("Bots enter tournaments through their creator.", "forbidden")
+        raise TournamentError(_("Bots enter tournaments through their creator."), "forbidden")
 
 
 def tournament_create(*, user, **choices) -> Tournament:
     """Announce a tournament (``choices`` as ``tournament_settings`` takes them), at most
     ``CREATIONS`` per person. A public one gets its topic in its game's forum, opened by the
     creator (or none, logged, when the forum refuses it: past the posting limit)."""
-    _require_person(user, "create a tournament")
+    _require_person(user, _("Sign in to create a tournament."))
     checked = tournament_settings(**choices)
     with CREATIONS.attempt(user.pk) as attempt, transaction.atomic():
         if attempt.refusal is not None:
-            raise TournamentError(attempt.refusal.words("You are creating tournaments"), "rate_limited")
+            raise TournamentError(
+                attempt.refusal.words(
+                    _(
+                        "You are creating tournaments too quickly: the site takes at most %(rate)s from one "
+                        "person. Try again in %(wait)s."
+                    )
+                ),
+                "rate_limited",
+            )
         _check_open_tournaments_of(user)
         tournament = Tournament.objects.create(creator=user, **checked.__dict__)
         if not tournament.invite_only:
@@ -213,10 +239,17 @@ def _check_open_tournaments_of(user) -> None:
         creator=user, status__in=[Tournament.Status.REGISTRATION, Tournament.Status.RUNNING]
     )
     if not_over.count() >= limit:
-        tournaments = "tournament" if limit == 1 else "tournaments"
         raise TournamentError(
-            f"You already have {limit} {tournaments} not yet over, the most one person may run at once: "
-            "wait for one to finish, or cancel one first.",
+            lazy_message(
+                ngettext_lazy(
+                    "You already have %(limit)s tournament not yet over, the most one person may run at once: "
+                    "wait for it to finish, or cancel it first.",
+                    "You already have %(limit)s tournaments not yet over, the most one person may run at once: "
+                    "wait for one to finish, or cancel one first.",
+                    "limit",
+                ),
+                limit=limit,
+            ),
             "too_many_open",
         )
 
@@ -245,18 +278,21 @@ def _lock(tournament_id) -> Tournament:
     try:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValueError, TypeError):
-        raise TournamentError("There is no such tournament.", "not_found") from None
+        raise TournamentError(_("There is no such tournament."), "not_found") from None
 
 
-def _require_creator(tournament: Tournament, user, doing: str) -> None:
+def _require_creator(tournament: Tournament, user, refusal: str | Promise) -> None:
+    """``refusal``: what anyone else is told (a marked message)."""
     if user is None or not user.is_authenticated or (user.pk != tournament.creator_id and not user.is_staff):
-        raise TournamentError(f"Only the creator of the tournament can {doing}.", "forbidden")
+        raise TournamentError(refusal, "forbidden")
 
 
 def _require_registration(tournament: Tournament) -> None:
     if tournament.status != Tournament.Status.REGISTRATION:
         raise TournamentError(
-            f"This tournament has {'started' if tournament.status == Tournament.Status.RUNNING else 'ended'}.",
+            _("This tournament has started.")
+            if tournament.status == Tournament.Status.RUNNING
+            else _("This tournament has ended."),
             "finished",
         )
 
@@ -265,12 +301,15 @@ def tournament_edit(*, tournament_id, user, **choices) -> Tournament:
     """The creator changes the settings before the start."""
     with transaction.atomic():
         tournament = _lock(tournament_id)
-        _require_creator(tournament, user, "edit it")
+        _require_creator(tournament, user, _("Only the creator of the tournament can edit it."))
         _require_registration(tournament)
         checked = tournament_settings(**choices)
         if checked.format == Tournament.Format.ROUND_ROBIN and (tournament.entrants.count() > MAX_ROUND_ROBIN_ENTRANTS):
             raise TournamentError(
-                f"A round robin takes at most {MAX_ROUND_ROBIN_ENTRANTS} entrants; this one has more.", field="format"
+                lazy_message(
+                    _("A round robin takes at most %(max)s entrants; this one has more."), max=MAX_ROUND_ROBIN_ENTRANTS
+                ),
+                field="format",
             )
         for name, value in checked.__dict__.items():
             setattr(tournament, name, value)
@@ -297,26 +336,29 @@ def _capacity(tournament: Tournament) -> int:
 
 def _check_room(tournament: Tournament) -> None:
     if tournament.entrants.count() >= _capacity(tournament):
-        raise TournamentError(f"The tournament is full ({_capacity(tournament)} entrants).", "full")
+        raise TournamentError(
+            lazy_message(_("The tournament is full (%(count)s entrants)."), count=_capacity(tournament)), "full"
+        )
 
 
 def tournament_join(*, tournament_id, user, token: str | None = None) -> Entrant:
-    _require_person(user, "enter a tournament")
+    _require_person(user, _("Sign in to enter a tournament."))
     with transaction.atomic():
         tournament = _lock(tournament_id)
         if tournament.invite_only and not can_view(tournament, user, token):
-            raise TournamentError("This tournament is by invitation only.", "forbidden")
+            raise TournamentError(_("This tournament is by invitation only."), "forbidden")
         _require_registration(tournament)
         if timezone.now() < tournament.registration_opens_at:
             raise TournamentError(
-                f"Entries open on {tournament.registration_opens_at:%d %B %Y at %H:%M} UTC.", "bad_request"
+                lazy_message(_("Entries open on %(when)s UTC."), when=_lazy_date(tournament.registration_opens_at)),
+                "bad_request",
             )
         if tournament.entrants.filter(user=user).exists():
-            raise TournamentError("You have already entered this tournament.")
+            raise TournamentError(_("You have already entered this tournament."))
         # A person's bot account enters by itself, with its token; pairing it with its owner
         # in a rated tournament would make the match that rule refuses, so one of them only.
         if user.is_bot_account and not tournament.accepts_bots:
-            raise TournamentError(game_services.BOTS_NOT_ACCEPTED.format(what="tournament"), "bots_not_accepted")
+            raise TournamentError(game_services.BOTS_NOT_ACCEPTED["tournament"], "bots_not_accepted")
         bot_check_may_play(user)
         others = [entrant.user for entrant in tournament.entrants.filter(is_bot=False).select_related("user")]
         bot_check_not_against_owner([*others, user], rated=tournament.rated)
@@ -329,10 +371,10 @@ def tournament_join(*, tournament_id, user, token: str | None = None) -> Entrant
 def tournament_add_bot(*, tournament_id, user, bot: str) -> Entrant:
     """The creator enters a bot (the same bot may enter more than once)."""
     if bot not in bot_names():
-        raise TournamentError(f"There is no bot called {bot!r}.", field="bot")
+        raise TournamentError(lazy_message(_("There is no bot called %(name)s."), name=repr(bot)), field="bot")
     with transaction.atomic():
         tournament = _lock(tournament_id)
-        _require_creator(tournament, user, "enter bots")
+        _require_creator(tournament, user, _("Only the creator of the tournament can enter bots."))
         _require_registration(tournament)
         _check_room(tournament)
         account = game_services.bot_account(bot)
@@ -351,20 +393,20 @@ def tournament_withdraw(*, tournament_id, user, entrant_id: int | None = None) -
         entrants = tournament.entrants.select_related("user")
         if entrant_id is None:
             if user is None or not user.is_authenticated:
-                raise TournamentError("Sign in to withdraw.", "forbidden")
+                raise TournamentError(_("Sign in to withdraw."), "forbidden")
             entrant = entrants.filter(user=user, is_bot=False).first()
         else:
             entrant = entrants.filter(pk=entrant_id).first()
             if entrant is not None and entrant.user_id != getattr(user, "pk", None):
-                _require_creator(tournament, user, "take bots out")
+                _require_creator(tournament, user, _("Only the creator of the tournament can take bots out."))
                 if not entrant.is_bot:
-                    raise TournamentError("Only the player can withdraw from a tournament.", "forbidden")
+                    raise TournamentError(_("Only the player can withdraw from a tournament."), "forbidden")
         if entrant is None:
-            raise TournamentError("That player has not entered this tournament.", "not_entered")
+            raise TournamentError(_("That player has not entered this tournament."), "not_entered")
         if tournament.is_over:
-            raise TournamentError("This tournament is over.", "finished")
+            raise TournamentError(_("This tournament is over."), "finished")
         if entrant.withdrawn:
-            raise TournamentError("That player has withdrawn already.")
+            raise TournamentError(_("That player has withdrawn already."))
         if tournament.status == Tournament.Status.REGISTRATION:
             entrant.delete()
         else:
@@ -404,9 +446,9 @@ def tournament_cancel(*, tournament_id, user, reason: str = "") -> Tournament:
     with a notice in its chat. The results of its finished matches stand."""
     with transaction.atomic():
         tournament = _lock(tournament_id)
-        _require_creator(tournament, user, "cancel it")
+        _require_creator(tournament, user, _("Only the creator of the tournament can cancel it."))
         if tournament.is_over:
-            raise TournamentError("This tournament is over.", "finished")
+            raise TournamentError(_("This tournament is over."), "finished")
         _end(tournament, Tournament.Status.CANCELLED, reason or f"Cancelled by {user.username}.")
         playing = Table.objects.filter(
             round__tournament=tournament, match__status__in=[Match.Status.OPEN, Match.Status.ACTIVE]
@@ -453,7 +495,7 @@ def tournament_start(*, tournament_id, user=None) -> Tournament:
     with transaction.atomic():
         tournament = _lock(tournament_id)
         if user is not None:
-            _require_creator(tournament, user, "start it")
+            _require_creator(tournament, user, _("Only the creator of the tournament can start it."))
             _require_registration(tournament)
         elif tournament.status != Tournament.Status.REGISTRATION or tournament.starts_at > timezone.now():
             return tournament
@@ -462,8 +504,10 @@ def tournament_start(*, tournament_id, user=None) -> Tournament:
             # Compute belongs to people: bots fill a tournament's tables, never its whole field.
             if user is not None:
                 raise TournamentError(
-                    "A tournament needs at least one person entered: bots fill its tables, "
-                    "they cannot make up the whole field."
+                    _(
+                        "A tournament needs at least one person entered: bots fill its tables, "
+                        "they cannot make up the whole field."
+                    )
                 )
             _end(
                 tournament,
@@ -474,7 +518,13 @@ def tournament_start(*, tournament_id, user=None) -> Tournament:
         needed = minimum_entrants(tournament)
         if len(entrants) < needed:
             if user is not None:
-                raise TournamentError(f"At least {needed} entrants are needed to start; there are {len(entrants)}.")
+                raise TournamentError(
+                    lazy_message(
+                        _("At least %(needed)s entrants are needed to start; there are %(count)s."),
+                        needed=needed,
+                        count=len(entrants),
+                    )
+                )
             _end(
                 tournament,
                 Tournament.Status.CANCELLED,
@@ -520,7 +570,7 @@ def _play_round(tournament: Tournament, number: int) -> None:
     while True:
         moved = Tournament.objects.filter(pk=tournament.pk, current_round=number - 1).update(current_round=number)
         if moved != 1:
-            raise TournamentError("The tournament moved on meanwhile.", "stale")
+            raise TournamentError(_("The tournament moved on meanwhile."), "stale")
         tournament.current_round = number
         tables, byes = _pairings(tournament, number)
         round_ = Round.objects.create(tournament=tournament, number=number)

@@ -8,6 +8,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from games.catalog import all_games, game_slugs
@@ -158,7 +159,7 @@ def tournament_add_bot(request, tournament_id):
 
     def add(tournament, token):
         if not form.is_valid():
-            raise services.TournamentError("Choose one of the bots.")
+            raise services.TournamentError(_("Choose one of the bots."))
         services.tournament_add_bot(tournament_id=tournament.pk, user=request.user, bot=form.cleaned_data["bot"])
 
     return _act(request, tournament_id, add, "The bot is entered.")

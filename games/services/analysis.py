@@ -16,8 +16,11 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from live.events import analysis_progress
+from portal.errors import lazy_message
 
 from .. import bot_activity, signals
 from ..bots.analysis import FORMAT, analyse
@@ -44,9 +47,9 @@ def _analysable(match_id: int, user, *, match: Match | None = None, seated: bool
     if seated is None:
         seated = match is not None and user.is_authenticated and match.seats.filter(user=user).exists()
     if match is None or not user.is_authenticated or not (seated or match.visibility == Match.Visibility.PUBLIC):
-        raise MatchError("No such match.", "not_found")
+        raise MatchError(_("No such match."), "not_found")
     if match.status != Match.Status.FINISHED:
-        raise MatchError("Only a finished match can be analysed.", "not_finished")
+        raise MatchError(_("Only a finished match can be analysed."), "not_finished")
     return match
 
 
@@ -78,7 +81,14 @@ def analysis_request(*, user, match_id: int) -> MatchAnalysis:
     ).count()
     if waiting >= settings.ANALYSIS_QUEUED_PER_PERSON:
         raise MatchError(
-            f"You have {waiting} analyses waiting already: ask for another once one of them is done.",
+            lazy_message(
+                ngettext_lazy(
+                    "You have %(waiting)s analysis waiting already: ask for another once it is done.",
+                    "You have %(waiting)s analyses waiting already: ask for another once one of them is done.",
+                    "waiting",
+                ),
+                waiting=waiting,
+            ),
             "too_many_pending",
         )
     with transaction.atomic():

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 import live
 from live.events import CHAT_HIDDEN, CHAT_MESSAGE, ChatHidden, ChatPosted
 from live.groups import match_group
+from portal.errors import lazy_message
 from portal.rate_limits import Rate, SlidingWindow
 
 from ..models import ChatMessage, Match, ModerationLog
@@ -16,7 +19,7 @@ from ..selectors import chat_json
 from .writes import MatchError, outbox_for
 
 # Everyone's chat, players' and spectators', over the socket or the API: a flood limit per person.
-CHAT_RATE = Rate(5, 10, "5 messages in 10 seconds")
+CHAT_RATE = Rate(5, 10, _("5 messages in 10 seconds"))
 CHAT_LIMIT = SlidingWindow("games.chat", CHAT_RATE)
 
 
@@ -33,25 +36,34 @@ def can_chat(match: Match, user) -> bool:
 def chat_post(*, match_id: int, user, text, outbox: live.Outbox | None = None) -> ChatMessage:
     """Write ``text`` in the match's chat as ``user`` and send it to every socket of the match."""
     if not user.is_authenticated:
-        raise MatchError("Sign in to chat.", "forbidden")
+        raise MatchError(_("Sign in to chat."), "forbidden")
     if not isinstance(text, str) or not text.strip():
-        raise MatchError("Write something first.", "bad_request")
+        raise MatchError(_("Write something first."), "bad_request")
     text = text.strip()
     if "\x00" in text:  # no database keeps it in text
-        raise MatchError("A chat message cannot contain a NUL character.", "bad_request")
+        raise MatchError(_("A chat message cannot contain a NUL character."), "bad_request")
     if len(text) > ChatMessage.MAX_LENGTH:
-        raise MatchError(f"A chat message is at most {ChatMessage.MAX_LENGTH} characters.", "bad_request")
+        raise MatchError(
+            lazy_message(_("A chat message is at most %(max)s characters."), max=ChatMessage.MAX_LENGTH), "bad_request"
+        )
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
-        raise MatchError("There is no such match.", "not_found")
+        raise MatchError(_("There is no such match."), "not_found")
     if not can_chat(match, user):
-        raise MatchError("Only the players chat in an invite-only match.", "forbidden")
+        raise MatchError(_("Only the players chat in an invite-only match."), "forbidden")
     with CHAT_LIMIT.attempt(user.pk) as attempt:
         if attempt.refusal is not None:
             wait = attempt.refusal.wait
             raise MatchError(
-                f"You are sending messages too quickly: the chat takes {CHAT_RATE.words}. "
-                f"Try again in {wait} second{'s' if wait != 1 else ''}.",
+                lazy_message(
+                    ngettext_lazy(
+                        "You are sending messages too quickly: the chat takes %(rate)s. Try again in %(wait)s second.",
+                        "You are sending messages too quickly: the chat takes %(rate)s. Try again in %(wait)s seconds.",
+                        "wait",
+                    ),
+                    rate=CHAT_RATE.words,
+                    wait=wait,
+                ),
                 "rate_limited",
             )
         message = ChatMessage.objects.create(match=match, user=user, text=text)
@@ -73,12 +85,12 @@ def chat_hide(*, message_id: int, moderator, hidden: bool = True) -> bool:
     to anyone, the open pages drop it, and the moderation log records who did it and when.
     False when it was so already (nothing is written)."""
     if not (moderator.is_authenticated and moderator.is_staff):
-        raise MatchError("Only staff moderate the chat.", "forbidden")
+        raise MatchError(_("Only staff moderate the chat."), "forbidden")
     with transaction.atomic():
         locked = ChatMessage.objects.select_for_update(of=("self",))  # not its author's row
         message = locked.select_related("user").filter(pk=message_id).first()
         if message is None:
-            raise MatchError("There is no such chat message.", "not_found")
+            raise MatchError(_("There is no such chat message."), "not_found")
         if message.is_hidden == hidden:
             return False
         message.hidden_at, message.hidden_by = (timezone.now(), moderator) if hidden else (None, None)

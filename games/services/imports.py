@@ -11,6 +11,7 @@ import datetime
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
 
 from portal.errors import ServiceError
 from portal.rate_limits import Rate, SlidingWindow
@@ -22,7 +23,7 @@ from ..models import Match, Move, Seat
 
 # Each import is a page anyone may see: enough for a person bringing in their games, not for a
 # script filling the site.
-IMPORTS = SlidingWindow("games.import", Rate(30, 600, "30 imported records in 10 minutes"))
+IMPORTS = SlidingWindow("games.import", Rate(30, 600, _("30 imported records in 10 minutes")))
 # Headers the site writes itself for a match of its own; an imported match keeps the record's
 # others (its ``Speed``, a ``Site``...) as read. It is kept untimed: no clock of the site ran.
 OWN_HEADERS = ("Match", "Rated", "Started", "Date")
@@ -70,10 +71,18 @@ def _moment(text: str | None) -> datetime.datetime | None:
 def record_import(*, user, text: str) -> Match:
     """What a person asks (the API): ``record_store``, at most ``IMPORTS`` per person."""
     if not user.is_authenticated:
-        raise ServiceError("forbidden", "Sign in to import a record.")
+        raise ServiceError("forbidden", _("Sign in to import a record."))
     with IMPORTS.attempt(user.pk) as attempt:
         if attempt.refusal is not None:
-            raise ServiceError("rate_limited", attempt.refusal.words("You are importing records"))
+            raise ServiceError(
+                "rate_limited",
+                attempt.refusal.words(
+                    _(
+                        "You are importing records too quickly: the site takes at most %(rate)s from one person. "
+                        "Try again in %(wait)s."
+                    )
+                ),
+            )
         match = record_store(user=user, text=text)
         attempt.count()
     return match

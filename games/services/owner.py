@@ -35,6 +35,7 @@ from datetime import datetime
 from functools import partial
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 import live
 from live import pg
@@ -52,8 +53,8 @@ from .writes import MatchError, acting_seat, deadline, read_position, resolve_ch
 
 MAX_ROOMS = 2048  # matches a process keeps in memory; the least recently played go first
 
-STALE = "The position has changed; here is the current one."
-NOT_SAVED = "Your move could not be saved just now (the database did not answer): try again in a moment."
+STALE = _("The position has changed; here is the current one.")
+NOT_SAVED = _("Your move could not be saved just now (the database did not answer): try again in a moment.")
 
 
 @dataclass(eq=False)
@@ -171,7 +172,7 @@ def _decide(room: Room, user, action: str, version: int) -> tuple | None:
     if version != match.version:
         raise MatchError(STALE, "stale")
     if match.to_move != seat.index:
-        raise MatchError("It is not your turn.", "not_your_turn")
+        raise MatchError(_("It is not your turn."), "not_your_turn")
     state = room.state  # moved on in place: a refusal changes nothing, any other end drops the room
     try:
         state.apply(action)

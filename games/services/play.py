@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 import live
 from portal import metrics
@@ -81,16 +82,16 @@ def match_act(
                 state, applied = _play(match, seat, action, version)
                 record(match, state, applied, box, seats, plays_on=keep)
         if timed_out:
-            raise MatchError("The time for this move ran out.", "finished" if match.is_over else "stale")
+            raise MatchError(_("The time for this move ran out."), "finished" if match.is_over else "stale")
         return ActResult(match=match, applied=[a for _, a in applied])
 
 
 def check_request(action, version) -> None:
     """Refuse an action or a version that cannot be one, before anything is read."""
     if not isinstance(action, str) or not action or len(action) > 64:
-        raise MatchError("An action is a short text such as 'roll'.", "bad_request")
+        raise MatchError(_("An action is a short text such as 'roll'."), "bad_request")
     if isinstance(version, bool) or not isinstance(version, int):
-        raise MatchError("Send the version of the position you are acting on.", "bad_request")
+        raise MatchError(_("Send the version of the position you are acting on."), "bad_request")
 
 
 def _play(match: Match, seat: Seat, action: str, version: int, moves_read: int | None = None) -> tuple:
@@ -98,13 +99,13 @@ def _play(match: Match, seat: Seat, action: str, version: int, moves_read: int |
     with the actions applied as (seat, action); nothing is written. ``moves_read``: the number
     of moves the match had when read without a lock."""
     if version != match.version:
-        raise MatchError("The position has changed; here is the current one.", "stale")
+        raise MatchError(_("The position has changed; here is the current one."), "stale")
     if match.to_move != seat.index:
-        raise MatchError("It is not your turn.", "not_your_turn")
+        raise MatchError(_("It is not your turn."), "not_your_turn")
     state = state_cache.load(match, moves_read=moves_read)
     if moves_read is not None and len(state.history) != moves_read:
         # Read without a lock: a move was made between reading the match and its moves.
-        raise MatchError("The position has changed; here is the current one.", "stale")
+        raise MatchError(_("The position has changed; here is the current one."), "stale")
     try:
         state.apply(action)
     except IllegalAction as exc:
@@ -138,7 +139,7 @@ def _act_in_one_statement(
     start = len(state.history) - len(applied)
     new_moves = [(start + i, by, a) for i, (by, a) in enumerate(applied)]
     if _write_version_and_moves(match, now, new_moves) != len(new_moves):
-        raise MatchError("The position has changed; here is the current one.", "stale")
+        raise MatchError(_("The position has changed; here is the current one."), "stale")
     match.version += 1
     match.updated_at = now
     after_commit(match, outbox, state, seats, new_moves, plays_on=plays_on)
@@ -191,11 +192,11 @@ def match_resign(*, match_id: int, user) -> Match:
     with transaction.atomic(), outbox_for(None) as outbox:
         match = lock(match_id)
         if match.status != Match.Status.ACTIVE:
-            raise MatchError("Only a match being played can be resigned.", "finished")
+            raise MatchError(_("Only a match being played can be resigned."), "finished")
         seats = seats_of(match)
         mine = [s for s in seats if user.is_authenticated and s.user_id == user.pk and not s.quit]
         if not mine:
-            raise MatchError("You have no seat in this match.", "not_seated")
+            raise MatchError(_("You have no seat in this match."), "not_seated")
         mine[0].resigned = True
         mine[0].save(update_fields=["resigned"])
         drop_seat(match, seats, mine[0], outbox, reason="resignation")

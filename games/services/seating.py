@@ -12,9 +12,12 @@ from django.contrib.auth import get_user_model
 from django.core.mail import send_mass_mail
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 import live
 from accounts.services import bot_check_may_play, bot_check_not_against_owner, user_lock
+from portal.errors import lazy_message
 
 from .. import selectors
 from ..bots import get_bot
@@ -40,7 +43,10 @@ log = logging.getLogger(__name__)
 
 
 # The refusal of a bot account where its creator did not let bot accounts in.
-BOTS_NOT_ACCEPTED = 'This {what} does not accept bot accounts: its creator did not tick "Accepts bots".'
+BOTS_NOT_ACCEPTED = {
+    "match": _('This match does not accept bot accounts: its creator did not tick "Accepts bots".'),
+    "tournament": _('This tournament does not accept bot accounts: its creator did not tick "Accepts bots".'),
+}
 
 
 def match_terms(
@@ -60,7 +66,7 @@ def match_terms(
     try:
         engine = get_game(game)
     except (KeyError, TypeError):
-        raise MatchError(f"There is no game called {game!r}.") from None
+        raise MatchError(lazy_message(_("There is no game called %(game)s."), game=repr(game))) from None
     try:
         num_players = int(num_players)
         engine.check_players(num_players)
@@ -107,7 +113,7 @@ def match_create(
     against its creator's open matches. ``accepts_bots`` lets a person's bot account take a
     free seat with ``match_join``; a caller that seats chosen players passes True."""
     if not user.is_authenticated:
-        raise MatchError("Sign in to create a match.", "forbidden")
+        raise MatchError(_("Sign in to create a match."), "forbidden")
     terms = match_terms(
         game=game,
         num_players=num_players,
@@ -118,9 +124,9 @@ def match_create(
         days_per_move=days_per_move,
     )
     if visibility not in Match.Visibility.values:
-        raise MatchError("Visibility must be public or invite.")
+        raise MatchError(_("Visibility must be public or invite."))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < terms["num_players"]:
-        raise MatchError("There is no such seat.")
+        raise MatchError(_("There is no such seat."))
     with transaction.atomic():
         if waits_for_players:
             _check_open_matches_of(user)
@@ -145,8 +151,16 @@ def _check_open_matches_of(user) -> None:
     user_lock(user=user)
     if Match.objects.filter(creator=user, status=Match.Status.OPEN).count() >= limit:
         raise MatchError(
-            f"You already have {limit} matches waiting for players, the most one person may open: "
-            "start, fill or cancel one of them first.",
+            lazy_message(
+                ngettext_lazy(
+                    "You already have %(limit)s match waiting for players, the most one person may open: "
+                    "start, fill or cancel it first.",
+                    "You already have %(limit)s matches waiting for players, the most one person may open: "
+                    "start, fill or cancel one of them first.",
+                    "limit",
+                ),
+                limit=limit,
+            ),
             "too_many_open",
         )
 
@@ -174,25 +188,25 @@ def watcher(match_id: int, user, token: str | None = None) -> tuple[Match | None
 
 def match_join(*, match_id: int, user, token: str | None = None) -> Match:
     if not user.is_authenticated:
-        raise MatchError("Sign in to take a seat.", "forbidden")
+        raise MatchError(_("Sign in to take a seat."), "forbidden")
     if user.is_site_bot:
-        raise MatchError("Bots are seated by the creator of a match.", "forbidden")
+        raise MatchError(_("Bots are seated by the creator of a match."), "forbidden")
     # A person's bot account joins as a person does, with its token, unless it is paused.
     bot_check_may_play(user)
     with transaction.atomic(), outbox_for(None) as outbox:
         match = lock(match_id)
         if not can_view(match, user, token):
-            raise MatchError("This match is by invitation only.", "forbidden")
+            raise MatchError(_("This match is by invitation only."), "forbidden")
         if match.status != Match.Status.OPEN:
-            raise MatchError("This match has already started.", "finished")
+            raise MatchError(_("This match has already started."), "finished")
         if user.is_bot_account and not match.accepts_bots:
-            raise MatchError(BOTS_NOT_ACCEPTED.format(what="match"), "bots_not_accepted")
+            raise MatchError(BOTS_NOT_ACCEPTED["match"], "bots_not_accepted")
         seats = seats_of(match)
         if any(seat.user_id == user.pk for seat in seats):
-            raise MatchError("You already have a seat in this match.")
+            raise MatchError(_("You already have a seat in this match."))
         free = [seat for seat in seats if seat.user_id is None]
         if not free:
-            raise MatchError("Every seat is taken.")
+            raise MatchError(_("Every seat is taken."))
         bot_check_not_against_owner([seat.user for seat in seats if seat.user is not None] + [user], rated=match.rated)
         free[0].user = user
         free[0].joined_at = timezone.now()
@@ -209,10 +223,10 @@ def match_leave(*, match_id: int, user) -> Match:
     with transaction.atomic(), outbox_for(None) as outbox:
         match = lock(match_id)
         if match.status != Match.Status.OPEN:
-            raise MatchError("The match has started: resign instead.", "finished")
+            raise MatchError(_("The match has started: resign instead."), "finished")
         seat = match.seats.filter(user=user).first() if user.is_authenticated else None
         if seat is None:
-            raise MatchError("You have no seat in this match.", "not_seated")
+            raise MatchError(_("You have no seat in this match."), "not_seated")
         open_matches_changed(match.pk)
         if user.pk == match.creator_id:
             match.status = Match.Status.ABORTED
@@ -233,7 +247,7 @@ def bot_account(name: str):
     try:
         bot = get_bot(name)
     except KeyError:
-        raise MatchError(f"There is no bot called {name!r}.") from None
+        raise MatchError(lazy_message(_("There is no bot called %(name)s."), name=repr(name))) from None
     user = User.objects.filter(is_bot=True, bot_name=name).first()
     if user is None:
         user = User(username=bot.label, is_bot=True, bot_name=name)
@@ -252,11 +266,11 @@ def match_seat_bot(
     with transaction.atomic(), outbox_for(None) as outbox:
         match = lock(match_id)
         if not user.is_authenticated or user.pk != match.creator_id:
-            raise MatchError("Only the creator of the match can seat bots.", "forbidden")
+            raise MatchError(_("Only the creator of the match can seat bots."), "forbidden")
         if user.is_bot_account and not for_table:  # the site's bots think on its workers, for people
-            raise MatchError("A bot account cannot seat the site's bots: they play people.", "forbidden")
+            raise MatchError(_("A bot account cannot seat the site's bots: they play people."), "forbidden")
         if match.status != Match.Status.OPEN:
-            raise MatchError("This match has already started.", "finished")
+            raise MatchError(_("This match has already started."), "finished")
         seats = seats_of(match)
         if not for_table and not any(seat.bot_name() for seat in seats):
             _check_bot_matches_of(user, match)
@@ -265,11 +279,11 @@ def match_seat_bot(
         else:
             targets = [seat for seat in seats if seat.index == index]
             if not targets:
-                raise MatchError("There is no such seat.")
+                raise MatchError(_("There is no such seat."))
             if targets[0].user_id is not None:
-                raise MatchError("That seat is taken.")
+                raise MatchError(_("That seat is taken."))
         if not targets:
-            raise MatchError("There is no empty seat.")
+            raise MatchError(_("There is no empty seat."))
         open_matches_changed(match.pk)
         for seat in targets:
             seat.user = bot_user
@@ -300,10 +314,17 @@ def _check_bot_matches_of(user, match: Match) -> None:
         .distinct()
     )
     if going.count() >= limit:
-        matches = "match" if limit == 1 else "matches"
         raise MatchError(
-            f"You already have {limit} {matches} against bots going, the most one person may have at once: "
-            "finish or resign one of them first.",
+            lazy_message(
+                ngettext_lazy(
+                    "You already have %(limit)s match against bots going, the most one person may have at once: "
+                    "finish or resign it first.",
+                    "You already have %(limit)s matches against bots going, the most one person may have at once: "
+                    "finish or resign one of them first.",
+                    "limit",
+                ),
+                limit=limit,
+            ),
             "too_many_bot_matches",
         )
 
@@ -341,16 +362,17 @@ def match_abort(*, match_id: int, user) -> Match:
     with transaction.atomic(), outbox_for(None) as outbox:
         match = lock(match_id)
         if match.is_over:
-            raise MatchError("This match is over.", "finished")
+            raise MatchError(_("This match is over."), "finished")
         if not user.is_authenticated or user.pk != match.creator_id:
             if not (user.is_authenticated and match.seats.filter(user=user).exists()):
-                raise MatchError("You have no seat in this match.", "not_seated")
-            instead = "leave it instead" if match.status == Match.Status.OPEN else "resign instead"
-            raise MatchError(f"Only the creator of the match can abort it: {instead}.", "forbidden")
+                raise MatchError(_("You have no seat in this match."), "not_seated")
+            if match.status == Match.Status.OPEN:
+                raise MatchError(_("Only the creator of the match can abort it: leave it instead."), "forbidden")
+            raise MatchError(_("Only the creator of the match can abort it: resign instead."), "forbidden")
         if match.moves.filter(seat__isnull=False).exists():
-            raise MatchError("A move has been made: the match can no longer be aborted.")
+            raise MatchError(_("A move has been made: the match can no longer be aborted."))
         if selectors.in_tournament(match):
-            raise MatchError("A tournament match cannot be aborted: resign instead.", "forbidden")
+            raise MatchError(_("A tournament match cannot be aborted: resign instead."), "forbidden")
         open_matches_changed(match.pk)  # an open match leaves the lobby, a live one the watch lists
         match.status = Match.Status.ABORTED
         match.end_reason = "aborted"
@@ -391,12 +413,12 @@ def match_staff_end(*, match_id: int, moderator) -> bool:
     table is refused (the tournament would count it against its first seat): cancel the
     tournament instead. False when the match was over already."""
     if not (moderator.is_authenticated and moderator.is_staff):
-        raise MatchError("Only staff end a match this way.", "forbidden")
+        raise MatchError(_("Only staff end a match this way."), "forbidden")
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
-        raise MatchError("There is no such match.", "not_found")
+        raise MatchError(_("There is no such match."), "not_found")
     if selectors.in_tournament(match):
-        raise MatchError("A tournament's match is ended by cancelling the tournament.", "forbidden")
+        raise MatchError(_("A tournament's match is ended by cancelling the tournament."), "forbidden")
     with transaction.atomic():
         ended = match_call_off(match_id=match_id, reason=STAFF_END_REASON, notice=STAFF_END_NOTICE)
         if ended:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 import live
 from live.events import MATCH_TAKEBACK, TakebackChanged
@@ -49,7 +50,7 @@ from .writes import MatchError, acting_seat, bump, deadline, lock_with_seats, ou
 # A request is news for the other players, and a takeback a notice in the match's public chat:
 # a few a minute per person in a match, which nobody playing meets, bounds both (asked of a bot
 # that accepts at once, they would otherwise follow each other as fast as a script can ask).
-TAKEBACK_RATE = Rate(3, 60, "3 takeback requests a minute in a match")
+TAKEBACK_RATE = Rate(3, 60, _("3 takeback requests a minute in a match"))
 TAKEBACK_LIMIT = SlidingWindow("games.takeback", TAKEBACK_RATE)
 
 
@@ -63,7 +64,7 @@ class TakebackResult:
 
 def _version(version) -> int:
     if isinstance(version, bool) or not isinstance(version, int):
-        raise MatchError("Send the version of the position you are answering.", "bad_request")
+        raise MatchError(_("Send the version of the position you are answering."), "bad_request")
     return version
 
 
@@ -78,22 +79,24 @@ def _first_taken_back(match: Match, seat: int) -> int:
     last = moves.values_list("index", "seat").first()
     last_person = moves.filter(seat__isnull=False).values_list("seat", flat=True).first()
     if last_person is None:
-        raise MatchError("Nobody has moved yet: there is nothing to take back.", "nothing_to_take_back")
+        raise MatchError(_("Nobody has moved yet: there is nothing to take back."), "nothing_to_take_back")
     if last[1] == seat:
         before = moves.exclude(seat=seat).values_list("index", flat=True).first()
         return 0 if before is None else before + 1
     mine = moves.filter(seat=seat).exists()
     if not mine:
         raise MatchError(
-            "You have not moved yet: only the player who made a move may ask to take it back.", "not_yours"
+            _("You have not moved yet: only the player who made a move may ask to take it back."), "not_yours"
         )
     if last_person == seat:
         raise MatchError(
-            "Chance has fallen since your move (a roll or a drawn card): it cannot be taken back, "
-            "so that nothing random is drawn again.",
+            _(
+                "Chance has fallen since your move (a roll or a drawn card): it cannot be taken back, "
+                "so that nothing random is drawn again."
+            ),
             "chance",
         )
-    raise MatchError("Another player has moved since your move: it can no longer be taken back.", "moved_since")
+    raise MatchError(_("Another player has moved since your move: it can no longer be taken back."), "moved_since")
 
 
 def _announce(match: Match, outbox: live.Outbox) -> None:
@@ -116,7 +119,15 @@ def takeback_request(*, match_id: int, user, version, outbox: live.Outbox | None
     version = _version(version)
     with TAKEBACK_LIMIT.attempt(f"{match_id}:{user.pk}") as attempt:
         if attempt.refusal is not None:
-            raise MatchError(attempt.refusal.words("You are asking for takebacks"), "rate_limited")
+            raise MatchError(
+                attempt.refusal.words(
+                    _(
+                        "You are asking for takebacks too quickly: the site takes at most %(rate)s from one person. "
+                        "Try again in %(wait)s."
+                    )
+                ),
+                "rate_limited",
+            )
         result = _request(match_id, user, version, outbox)
         attempt.count()
     return result
@@ -127,20 +138,20 @@ def _request(match_id: int, user, version: int, outbox: live.Outbox | None) -> T
         match, seats = lock_with_seats(match_id)
         seat = acting_seat(match, seats, user, None)
         if match.rated:
-            raise MatchError("Moves are never taken back in a rated match.", "rated")
+            raise MatchError(_("Moves are never taken back in a rated match."), "rated")
         if version != match.version:
-            raise MatchError("The position has changed; here is the current one.", "stale")
+            raise MatchError(_("The position has changed; here is the current one."), "stale")
         request = _pending(match)
         if request is not None and request.get("declined_by") is not None:
-            raise MatchError("Your request was declined: it may be asked again after the next move.", "declined")
+            raise MatchError(_("Your request was declined: it may be asked again after the next move."), "declined")
         if request is not None:
-            raise MatchError("A takeback has been asked already: wait for the answer.", "pending")
+            raise MatchError(_("A takeback has been asked already: wait for the answer."), "pending")
         first = _first_taken_back(match, seat.index)
         others = [s for s in seats if s.index != seat.index and not (s.quit and not s.bot_name())]
         bots = [s.index for s in others if s.bot_name()]
         if bots and match.timed:
             raise MatchError(
-                "Bots accept a takeback only in untimed practice: in a timed match they decline.", "bots_decline"
+                _("Bots accept a takeback only in untimed practice: in a timed match they decline."), "bots_decline"
             )
         request = {
             "seat": seat.index,
@@ -162,23 +173,23 @@ def takeback_answer(*, match_id: int, user, accept, version, outbox: live.Outbox
     """``user`` accepts (``accept`` true) or declines the pending request at ``version``."""
     version = _version(version)
     if not isinstance(accept, bool):
-        raise MatchError("Answer with accept: true or false.", "bad_request")
+        raise MatchError(_("Answer with accept: true or false."), "bad_request")
     with transaction.atomic(), outbox_for(outbox) as box:
         match, seats = lock_with_seats(match_id)
         seat = acting_seat(match, seats, user, None)
         request = _pending(match)
         if request is not None and request.get("declined_by") is not None:
-            raise MatchError("This request was declined already: the move stands.", "no_request")
+            raise MatchError(_("This request was declined already: the move stands."), "no_request")
         if request is None:
             if match.takeback:
-                raise MatchError("Somebody has moved since: the request has lapsed.", "no_request")
-            raise MatchError("Nobody is asking to take a move back.", "no_request")
+                raise MatchError(_("Somebody has moved since: the request has lapsed."), "no_request")
+            raise MatchError(_("Nobody is asking to take a move back."), "no_request")
         if version != match.version:
-            raise MatchError("The position has changed; here is the current one.", "stale")
+            raise MatchError(_("The position has changed; here is the current one."), "stale")
         if seat.index == request["seat"]:
-            raise MatchError("You asked for this takeback: the others answer it.", "not_yours")
+            raise MatchError(_("You asked for this takeback: the others answer it."), "not_yours")
         if seat.index not in request["waiting"]:
-            raise MatchError("You have answered this request already.", "pending")
+            raise MatchError(_("You have answered this request already."), "pending")
         request = {**request, "waiting": [i for i in request["waiting"] if i != seat.index]}
         if not accept:
             request = {**request, "waiting": [], "declined_by": seat.index}

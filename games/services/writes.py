@@ -22,6 +22,8 @@ from functools import partial
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 import live
 from accounts.services import bot_timed_out
@@ -45,7 +47,7 @@ NO_PERSON_PLAYING = "no person playing"
 class MatchError(ServiceError):
     """A refused request. ``code`` is one of the protocol's error codes; the message is for people."""
 
-    def __init__(self, message: str, code: str = "bad_request"):
+    def __init__(self, message: str | Promise, code: str = "bad_request"):
         super().__init__(code, message)
 
 
@@ -72,7 +74,7 @@ def lock(match_id: int) -> Match:
     try:
         return Match.objects.select_for_update().get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
-        raise MatchError("There is no such match.", "not_found") from None
+        raise MatchError(_("There is no such match."), "not_found") from None
 
 
 def seats_of(match: Match) -> list[Seat]:
@@ -93,7 +95,7 @@ def _seats_joined(match_id: int, *, locked: bool) -> list[Seat]:
     except (ValueError, TypeError):
         seats = []
     if not seats:
-        raise MatchError("There is no such match.", "not_found")
+        raise MatchError(_("There is no such match."), "not_found")
     return seats
 
 
@@ -120,23 +122,23 @@ def read_position(match_id: int):
     match, seats, moves_read = read_with_seats(match_id)
     state = state_cache.load(match, moves_read=moves_read)
     if len(state.history) != moves_read:
-        raise MatchError("The position has changed; here is the current one.", "stale")
+        raise MatchError(_("The position has changed; here is the current one."), "stale")
     return match, seats, state
 
 
 def acting_seat(match: Match, seats: list[Seat], user, seat_index: int | None) -> Seat:
     """The seat ``user`` acts for (or ``seat_index``, the bots' and clocks' way in), or the refusal."""
     if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
-        raise MatchError("This match is over.", "finished")
+        raise MatchError(_("This match is over."), "finished")
     if match.status == Match.Status.OPEN:
-        raise MatchError("This match has not started yet.", "bad_request")
+        raise MatchError(_("This match has not started yet."), "bad_request")
     if seat_index is not None:
         return seats[seat_index]
     mine = [s for s in seats if user is not None and user.is_authenticated and s.user_id == user.pk]
     if not mine:
-        raise MatchError("You have no seat in this match.", "not_seated")
+        raise MatchError(_("You have no seat in this match."), "not_seated")
     if mine[0].quit:
-        raise MatchError("You have left this match.", "not_seated")
+        raise MatchError(_("You have left this match."), "not_seated")
     return mine[0]
 
 
@@ -241,7 +243,7 @@ def bump(
     }
     fields["updated_at"] = timezone.now()
     if Match.objects.filter(pk=match.pk, version=old).update(**fields) != 1:
-        raise MatchError("The match changed meanwhile; try again.", "stale")
+        raise MatchError(_("The match changed meanwhile; try again."), "stale")
     after_commit(match, outbox, state, seats, new_moves, finished=finished, rewound=rewound, plays_on=plays_on)
 
 

@@ -232,3 +232,28 @@ def test_the_open_matches_of_a_game_the_site_does_not_have_are_none(alice):
     for game in ["no-such-game", "terri\x00tories"]:  # PostgreSQL refuses a NUL byte in a text parameter
         response = client.get("/api/matches/", {"game": game})
         assert response.status_code == 200 and response.json()["results"] == []
+
+
+def test_a_refused_move_is_explained_in_the_clients_language_with_the_same_code(alice, bob):
+    a, b = api_for(alice), api_for(bob)
+    match_id = a.post("/api/matches/", {"game": "game-of-god", "players": 2}, format="json").json()["id"]
+    b.post(f"/api/matches/{match_id}/join/")
+    to_move = fresh(match_id).to_move
+    assert to_move is not None
+    waiting = {0: b, 1: a}[to_move]
+    snap = waiting.get(f"/api/matches/{match_id}/").json()
+    body = {"action": "move:a1-h8", "version": snap["version"]}
+    url = f"/api/matches/{match_id}/actions/"
+
+    english = waiting.post(url, body, format="json")
+    german = waiting.post(url, body, format="json", HTTP_ACCEPT_LANGUAGE="de")
+    french = waiting.post(url, body, format="json", HTTP_ACCEPT_LANGUAGE="fr-CH, fr;q=0.9")
+    assert english.status_code == german.status_code == french.status_code == 403
+    assert english.json() == {"code": "not_your_turn", "message": "It is not your turn."}
+    assert german.json() == {"code": "not_your_turn", "message": "Du bist nicht am Zug."}
+    assert french.json() == {"code": "not_your_turn", "message": "Ce n’est pas à vous de jouer."}
+
+    stale = {**body, "version": snap["version"] - 1}
+    refused = {0: a, 1: b}[to_move].post(url, stale, format="json", HTTP_ACCEPT_LANGUAGE="es")
+    assert refused.json()["code"] == "stale"
+    assert refused.json()["message"] == "La posición ha cambiado; aquí tienes la actual."

@@ -7,6 +7,7 @@ import types
 import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth.models import AnonymousUser
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from games import services
@@ -40,6 +41,11 @@ def test_a_spectator_may_send_five_messages_in_ten_seconds_then_is_told_to_wait(
     with pytest.raises(MatchError, match="You are sending messages too quickly") as refused:
         services.chat_post(match_id=match.pk, user=eve, text="and that")
     assert refused.value.code == "rate_limited" and "Try again in 5 seconds" in refused.value.message
+    with translation.override("de"):
+        assert str(refused.value) == (
+            "Du schickst Nachrichten zu schnell: der Chat nimmt 5 Nachrichten in 10 Sekunden an. "
+            "Versuch es in 5 Sekunden wieder."
+        )
     assert ChatMessage.objects.filter(user=eve).count() == 5
     clock.now += 5
     services.chat_post(match_id=match.pk, user=eve, text="better now")

@@ -190,6 +190,37 @@ async def test_errors_carry_their_codes_and_a_stale_version_gets_a_fresh_snapsho
     assert (await sync_to_async(fresh)(match.pk)).version == match.version
 
 
+async def test_a_sockets_errors_read_in_the_language_of_its_page(alice, bob, patch_auth):
+    """The page's language: the language cookie, else the browser's; a signed-in person's
+    saved language over both. The code stays the same."""
+    match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
+    mover, other = (alice, bob) if match.to_move == 0 else (bob, alice)
+    action = (await sync_to_async(state_cache.load)(match)).legal_actions()[0]
+    frame = json.dumps({"type": "act", "action": action, "version": match.version})
+
+    async def error_for(user, headers):
+        patch_auth["user"] = user
+        ws = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/", headers=HOST + headers)
+        assert (await ws.connect(timeout=10))[0]
+        await receive(ws, "snapshot")
+        await ws.send_to(text_data=frame)
+        error = await receive(ws, "error")
+        await ws.disconnect()
+        return error
+
+    german_page = [(b"cookie", b"django_language=de"), (b"accept-language", b"fr")]
+    assert await error_for(other, german_page) == {
+        "type": "error",
+        "code": "not_your_turn",
+        "message": "Du bist nicht am Zug.",
+    }
+    assert (await error_for(other, [(b"accept-language", b"es-ES,es;q=0.9")]))["message"] == "No te toca."
+    assert (await error_for(other, []))["message"] == "It is not your turn."
+    other.language = "fr"
+    await sync_to_async(other.save)(update_fields=["language"])
+    assert (await error_for(other, german_page))["message"] == "Ce n’est pas à vous de jouer."
+
+
 async def test_a_flood_of_frames_is_refused_and_the_socket_stays_open(alice, bob, patch_auth):
     match = await sync_to_async(start_two_player)("game-of-god", alice, bob)
     ws, _, _ = await open_socket(patch_auth, match.pk, alice)

@@ -6,6 +6,7 @@ import random
 import types
 
 import pytest
+from django.utils import translation
 
 from games import services, tasks
 from games.models import ChatMessage
@@ -68,6 +69,11 @@ def test_three_takebacks_a_minute_then_the_player_is_told_when_to_ask_again(agai
     assert refused.value.code == "rate_limited" and refused.value.http_status == 429
     assert "3 takeback requests a minute" in refused.value.message
     assert "Try again in 30 seconds" in refused.value.message
+    with translation.override("es"):  # read by a player of the Spanish pages: the limit and the wait in Spanish too
+        assert str(refused.value) == (
+            "Estás pidiendo deshacer jugadas demasiado rápido: el sitio admite como máximo 3 peticiones de "
+            "deshacer jugada por minuto en una partida de una misma persona. Vuelve a intentarlo en 30 segundos."
+        )
     assert notices(match) == 3, "the chat has one notice per takeback let through"
 
     clock.now += 30

@@ -96,12 +96,28 @@ def test_a_player_with_no_language_saved_follows_the_browser(alice):
     assert lang_of(page(client, "/play/", **{"Accept-Language": "es"})) == "es"
 
 
-def test_the_api_speaks_english_whatever_the_browser_asks(client, db):
-    response = client.get("/api/notifications/", headers={"Accept-Language": "de"})
-    assert response.status_code in (401, 403)
-    assert response.json() == client.get("/api/notifications/").json()
-    assert response.json()["message"] == "Sign in to do that."
-    assert "Content-Language" not in response or response["Content-Language"] == "en"
+def test_the_apis_messages_follow_accept_language_and_its_codes_stay(client, db):
+    english = client.get("/api/notifications/")
+    german = client.get("/api/notifications/", headers={"Accept-Language": "de-DE, de;q=0.9"})
+    assert english.status_code == german.status_code and english.status_code in (401, 403)
+    assert english.json()["message"] == "Sign in to do that."
+    assert german.json()["message"] == "Melde dich dafür an."
+    assert german.json()["code"] == english.json()["code"] == "not_seated"
+    unsupported = client.get("/api/notifications/", headers={"Accept-Language": "ja"})
+    assert unsupported.json()["message"] == "Sign in to do that."
+
+
+def test_the_api_ignores_the_sites_language_cookie_and_a_saved_choice(alice):
+    alice.language = "fr"
+    alice.save(update_fields=["language"])
+    client = Client()
+    client.force_login(alice)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    response = client.get("/api/nothing-here/")
+    assert response.json()["message"] == "There is nothing at this address."
+    assert client.get("/api/nothing-here/", headers={"Accept-Language": "es"}).json()["message"] == (
+        "No hay nada en esta dirección."
+    )
 
 
 # --------------------------------------------------------------------------------------

@@ -1,10 +1,10 @@
 """Tournaments through their services: announcing, entering, starting, rounds that advance
 when their last match ends, withdrawals, the end with a winner, and what is refused."""
 
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from forums.models import Topic
 from games import services as game_services
@@ -123,8 +123,26 @@ def test_an_invitation_only_tournament_takes_entries_only_with_its_token(alice, 
 
 def test_entries_wait_for_the_registration_window(alice, bob):
     tournament = announce(alice, registration_opens_at=timezone.now() + timedelta(minutes=30))
-    with pytest.raises(services.TournamentError, match="Entries open on"):
+    with pytest.raises(services.TournamentError, match="Entries open on") as refused:
         services.tournament_join(tournament_id=tournament.pk, user=bob)
+    opens = tournament.registration_opens_at.astimezone(UTC)
+    months = [
+        "Januar",
+        "Februar",
+        "März",
+        "April",
+        "Mai",
+        "Juni",
+        "Juli",
+        "August",
+        "September",
+        "Oktober",
+        "November",
+        "Dezember",
+    ]
+    with translation.override("de"):
+        german = str(refused.value)
+    assert german == f"Die Anmeldung öffnet am {opens.day}. {months[opens.month - 1]} {opens.year} {opens:%H:%M} UTC."
 
 
 def test_a_round_robin_is_full_at_its_largest_field(alice, make_user):
