@@ -88,6 +88,9 @@ def draw_board_alone(page, slug, view, names, seat=None, legal=()):
     the board offers them ({action, label}), none by default."""
     page.evaluate(BOARD_ALONE, {"slug": slug, "view": view, "names": names, "seat": seat, "legal": list(legal)})
     page.wait_for_selector("#board svg")
+    # The renderer links its own stylesheet as it first draws: measured before it loads, the
+    # board's words would have no colour of their own yet.
+    page.wait_for_function("() => [...document.querySelectorAll('link[rel=stylesheet]')].every((link) => link.sheet)")
 
 
 def signed_in_context(browser, base, user, **options):
