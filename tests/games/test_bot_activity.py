@@ -3,6 +3,7 @@ the process's memory on the embedded defaults, in Redis (shared by every process
 
 import random
 import threading
+import time
 
 import pytest
 from django.conf import settings
@@ -39,26 +40,28 @@ def test_an_analysis_waits_while_a_bot_thinks_and_goes_on_once_it_is_done(every_
     game, record = get_game("territories"), played("territories", 2, 4)
     unpaused = analyse(game, 2, {}, record, iterations=8, seed=2)
     pause = bot_activity.pauser(max_wait=30)
-    saw_a_thinker, bot_done = threading.Event(), threading.Event()
-    waits_ended_after_the_bot: list[bool] = []
+    pauses: list[int] = []  # how many bots thought as each pause began
     results = []
 
     def watched_pause():
-        if bot_activity.bots_thinking():
-            saw_a_thinker.set()
-        if pause():
-            waits_ended_after_the_bot.append(bot_done.is_set())
+        pauses.append(bot_activity.bots_thinking())
+        pause()
 
     analysis = threading.Thread(
         target=lambda: results.append(analyse(game, 2, {}, record, iterations=8, seed=2, pause=watched_pause))
     )
     with bot_activity.thinking():
         analysis.start()
-        assert saw_a_thinker.wait(10)
-        assert not results  # held at its pause
-        bot_done.set()
+        deadline = time.monotonic() + 10
+        while not (pauses and pauses[-1]) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert pauses and pauses[-1] >= 1, "the analysis reached a pause while the bot thought"
+        reached = len(pauses)
+        time.sleep(0.3)
+        # Held at that pause: no further step of its search while the bot thinks.
+        assert len(pauses) == reached and not results
     analysis.join(30)
-    assert waits_ended_after_the_bot == [True]
+    assert len(pauses) > reached, "it went on once the bot was done"
     assert results == [unpaused]
 
 
