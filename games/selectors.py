@@ -113,16 +113,21 @@ def _legal_action_text(game: str, action: str) -> str:
     return json.dumps({"action": action, "label": action_label(game, action)})
 
 
+def _to_act(match: Match, state, seat: int | None) -> bool:
+    """Whether ``seat`` has actions to choose from now (the match is on and it is its turn)."""
+    return seat is not None and match.status == Match.Status.ACTIVE and state.current_player() == seat
+
+
 def legal_actions_text(match: Match, state, seat: int | None) -> str:
     """``legal_actions_json`` as JSON text, joined from the entries' kept texts."""
-    if seat is None or match.status != Match.Status.ACTIVE or state.current_player() != seat:
+    if not _to_act(match, state, seat):
         return "[]"
     game = match.game
     return "[" + ", ".join([_legal_action_text(game, action) for action in state.legal_actions()]) + "]"
 
 
 def legal_actions_json(match: Match, state, seat: int | None) -> list[dict]:
-    if seat is None or match.status != Match.Status.ACTIVE or state.current_player() != seat:
+    if not _to_act(match, state, seat):
         return []
     game = match.game
     return [{"action": action, "label": action_label(game, action)} for action in state.legal_actions()]

@@ -49,11 +49,10 @@ from ..engines.base import State
 from ..models import Match, Seat
 from ..selectors import seats_json
 from .play import ActResult, check_request, match_act, version_and_moves_statement
-from .writes import MatchError, acting_seat, deadline, read_position, resolve_chance, send_update, update_event
+from .writes import STALE, MatchError, acting_seat, deadline, read_position, resolve_chance, send_update, update_event
 
 MAX_ROOMS = 2048  # matches a process keeps in memory; the least recently played go first
 
-STALE = _("The position has changed; here is the current one.")
 NOT_SAVED = _("Your move could not be saved just now (the database did not answer): try again in a moment.")
 
 

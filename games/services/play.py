@@ -22,6 +22,7 @@ from ..engines import TERMINAL, IllegalAction
 from ..models import Match, Move, Seat
 from . import outages
 from .writes import (
+    STALE,
     MatchError,
     acting_seat,
     after_commit,
@@ -99,13 +100,13 @@ def _play(match: Match, seat: Seat, action: str, version: int, moves_read: int |
     with the actions applied as (seat, action); nothing is written. ``moves_read``: the number
     of moves the match had when read without a lock."""
     if version != match.version:
-        raise MatchError(_("The position has changed; here is the current one."), "stale")
+        raise MatchError(STALE, "stale")
     if match.to_move != seat.index:
         raise MatchError(_("It is not your turn."), "not_your_turn")
     state = state_cache.load(match, moves_read=moves_read)
     if moves_read is not None and len(state.history) != moves_read:
         # Read without a lock: a move was made between reading the match and its moves.
-        raise MatchError(_("The position has changed; here is the current one."), "stale")
+        raise MatchError(STALE, "stale")
     try:
         state.apply(action)
     except IllegalAction as exc:
@@ -139,7 +140,7 @@ def _act_in_one_statement(
     start = len(state.history) - len(applied)
     new_moves = [(start + i, by, a) for i, (by, a) in enumerate(applied)]
     if _write_version_and_moves(match, now, new_moves) != len(new_moves):
-        raise MatchError(_("The position has changed; here is the current one."), "stale")
+        raise MatchError(STALE, "stale")
     match.version += 1
     match.updated_at = now
     after_commit(match, outbox, state, seats, new_moves, plays_on=plays_on)

@@ -45,7 +45,7 @@ from .. import state_cache
 from ..models import Match, Move, Seat
 from ..selectors import match_seat_names, takeback_json
 from .chat import chat_notice
-from .writes import MatchError, acting_seat, bump, deadline, lock_with_seats, outbox_for
+from .writes import STALE, MatchError, acting_seat, bump, deadline, lock_with_seats, outbox_for
 
 # A request is news for the other players, and a takeback a notice in the match's public chat:
 # a few a minute per person in a match, which nobody playing meets, bounds both (asked of a bot
@@ -140,7 +140,7 @@ def _request(match_id: int, user, version: int, outbox: live.Outbox | None) -> T
         if match.rated:
             raise MatchError(_("Moves are never taken back in a rated match."), "rated")
         if version != match.version:
-            raise MatchError(_("The position has changed; here is the current one."), "stale")
+            raise MatchError(STALE, "stale")
         request = _pending(match)
         if request is not None and request.get("declined_by") is not None:
             raise MatchError(_("Your request was declined: it may be asked again after the next move."), "declined")
@@ -185,7 +185,7 @@ def takeback_answer(*, match_id: int, user, accept, version, outbox: live.Outbox
                 raise MatchError(_("Somebody has moved since: the request has lapsed."), "no_request")
             raise MatchError(_("Nobody is asking to take a move back."), "no_request")
         if version != match.version:
-            raise MatchError(_("The position has changed; here is the current one."), "stale")
+            raise MatchError(STALE, "stale")
         if seat.index == request["seat"]:
             raise MatchError(_("You asked for this takeback: the others answer it."), "not_yours")
         if seat.index not in request["waiting"]:

@@ -43,6 +43,9 @@ TAKEOVER_BOT = "random"
 # The end of a match in which no person was left playing before it began (``record_unplayed``).
 NO_PERSON_PLAYING = "no person playing"
 
+# A move decided on a version the match has moved past (another move, a takeback) is refused so.
+STALE = _("The position has changed; here is the current one.")
+
 
 class MatchError(ServiceError):
     """A refused request. ``code`` is one of the protocol's error codes; the message is for people."""
@@ -122,7 +125,7 @@ def read_position(match_id: int):
     match, seats, moves_read = read_with_seats(match_id)
     state = state_cache.load(match, moves_read=moves_read)
     if len(state.history) != moves_read:
-        raise MatchError(_("The position has changed; here is the current one."), "stale")
+        raise MatchError(STALE, "stale")
     return match, seats, state
 
 
