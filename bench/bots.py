@@ -475,6 +475,11 @@ def main(argv: list[str] | None = None) -> int:
         help="count the games of that code as the code now's (after a change that left every bot's play alone)",
     )
     parser.add_argument(
+        "--adopt-rev",
+        metavar="REV",
+        help="count the games of the code at commit REV as the code now's, if bench.play_check finds that both play the same",
+    )
+    parser.add_argument(
         "--retimed",
         metavar="GAME",
         action="append",
@@ -506,6 +511,13 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"no game {unknown[0]!r}; games: {', '.join(game.slug for game in all_games())}")
     try:
+        if args.adopt_rev:
+            from bench import play_check
+
+            old, differ = play_check.compare(args.adopt_rev, list(play_check.DECISIONS))
+            if differ:
+                parser.exit(1, f"Nothing adopted: the code at {args.adopt_rev} ({old}) plays differently: {', '.join(differ)}\n")
+            args.adopt = old
         if args.adopt:
             adopted = adopt(args.results, args.adopt, current, frozenset(args.retimed))
             print(f"Adopted {adopted} games of code {args.adopt} as {current}.")

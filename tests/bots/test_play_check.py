@@ -1,0 +1,50 @@
+"""The check before the tournament counts an older code's games for the code now: both
+versions must play the same seeded openings, move for move, at every table and level."""
+
+import json
+import shutil
+
+import pytest
+
+from bench import bots, play_check
+from tests.bots.test_tournament import claim, record
+
+
+def test_a_seeded_opening_is_the_same_every_time_and_differs_by_bot():
+    first = play_check.play_opening("game-of-god", 2, "greedy", 10)
+    assert first == play_check.play_opening("game-of-god", 2, "greedy", 10)
+    assert len(first) >= 10
+    assert first != play_check.play_opening("game-of-god", 2, "random", 10)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="the check compares two git trees")
+def test_the_code_now_plays_as_itself():
+    fingerprint, differ = play_check.compare("HEAD", ["random", "greedy"])
+    assert differ == []
+    assert len(fingerprint) == 12
+
+
+def _one_game(tmp_path):
+    results = tmp_path / "bots.jsonl"
+    results.write_text(json.dumps(record(claim("easy-vs-random"), 0, True, fingerprint="old")) + "\n")
+    return results
+
+
+def test_an_older_code_that_plays_differently_is_not_adopted(tmp_path, monkeypatch, capsys):
+    results = _one_game(tmp_path)
+    before = results.read_text()
+    monkeypatch.setattr(play_check, "compare", lambda rev, levels: ("old", ["territories/2/mcts-easy"]))
+    with pytest.raises(SystemExit) as exit_:
+        bots.main(["--adopt-rev", "abc123", "--list", "--results", str(results)])
+    assert exit_.value.code == 1
+    assert "plays differently: territories/2/mcts-easy" in capsys.readouterr().err
+    assert results.read_text() == before
+
+
+def test_an_older_code_that_plays_the_same_has_its_games_counted_as_the_code_nows(tmp_path, monkeypatch, capsys):
+    results = _one_game(tmp_path)
+    monkeypatch.setattr(play_check, "compare", lambda rev, levels: ("old", []))
+    bots.main(["--adopt-rev", "abc123", "--list", "--results", str(results)])
+    assert "Adopted 1 games of code old" in capsys.readouterr().out
+    [adopted] = bots.load_records(results)
+    assert adopted["fingerprint"] == bots.code_fingerprint() and adopted["adopted_from"] == ["old"]
