@@ -60,7 +60,7 @@ run: demo
 # Several ASGI processes behind one address need REDIS_URL and DATABASE_URL; see the README.
 serve: migrate
 	$(PY) manage.py collectstatic --noinput -v0
-	$(VENV)/bin/uvicorn portal.asgi:application --host $(HOST) --port $(PORT) --workers $${WORKERS:-2} --no-proxy-headers
+	$(VENV)/bin/python -m portal.serve portal.asgi:application --host $(HOST) --port $(PORT) --workers $${WORKERS:-2} --no-proxy-headers
 
 worker: install
 	$(VENV)/bin/celery -A portal worker --loglevel=info --concurrency=$${CONCURRENCY:-2}

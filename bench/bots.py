@@ -477,7 +477,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--adopt-rev",
         metavar="REV",
-        help="count the games of the code at commit REV as the code now's, if bench.play_check finds that both play the same",
+        help="count the games of the code at commit REV as the code now's, if bench.play_check finds both play alike",
     )
     parser.add_argument(
         "--retimed",
@@ -516,7 +516,10 @@ def main(argv: list[str] | None = None) -> int:
 
             old, differ = play_check.compare(args.adopt_rev, list(play_check.DECISIONS))
             if differ:
-                parser.exit(1, f"Nothing adopted: the code at {args.adopt_rev} ({old}) plays differently: {', '.join(differ)}\n")
+                refusal = (
+                    f"Nothing adopted: the code at {args.adopt_rev} ({old}) plays differently: {', '.join(differ)}"
+                )
+                parser.exit(1, refusal + "\n")
             args.adopt = old
         if args.adopt:
             adopted = adopt(args.results, args.adopt, current, frozenset(args.retimed))

@@ -96,7 +96,9 @@ def group_rss_mb(pgid: int) -> float:
 
 class UvicornServer:
     """``uvicorn APP --workers W`` from ``cwd``, in its own process group, logging to
-    ``log_path``; ``name`` is how its errors call it."""
+    ``log_path``; ``name`` is how its errors call it. Started as the deployments start it,
+    ``python -m portal.serve`` (a listening socket per worker), where ``cwd``'s code has it;
+    plain ``uvicorn`` for older code."""
 
     def __init__(
         self,
@@ -113,7 +115,8 @@ class UvicornServer:
         self.port = free_port()
         self.log_path = log_path
         self.log = open(log_path, "ab")  # noqa: SIM115 (closed in stop)
-        command = [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(self.port)]
+        launcher = "portal.serve" if (Path(cwd) / "portal" / "serve.py").is_file() else "uvicorn"
+        command = [sys.executable, "-m", launcher, app, "--host", "127.0.0.1", "--port", str(self.port)]
         command += ["--workers", str(workers), "--log-level", "warning", *extra_args]
         self.proc = subprocess.Popen(
             command, cwd=cwd, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True

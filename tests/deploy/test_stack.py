@@ -97,7 +97,10 @@ def assert_portal_command_exists(argv: list[str]) -> None:
     and what it is told to load exists."""
     name = os.path.basename(argv[0])
     assert (Path(sys.executable).parent / name).exists() or name == "python", f"no {name} in the virtualenv"
-    if name == "python" and argv[1] == "manage.py":
+    if name == "python" and argv[1:3] == ["-m", "portal.serve"]:  # uvicorn, a socket per worker
+        module, attribute = argv[3].split(":")
+        assert callable(getattr(importlib.import_module(module), attribute))
+    elif name == "python" and argv[1] == "manage.py":
         assert argv[2] in get_commands(), f"manage.py has no command {argv[2]}"
     elif name == "python":
         assert argv[1] == "deploy/healthcheck.py" and (ROOT / argv[1]).exists()
@@ -158,7 +161,7 @@ def test_every_command_the_portal_services_and_their_health_checks_run_exists():
 
 def test_the_web_processes_run_as_make_serve_does_behind_the_one_proxy():
     web = program(SERVICES["web"]["command"])
-    assert web[:2] == ["uvicorn", "portal.asgi:application"]
+    assert web[:4] == ["python", "-m", "portal.serve", "portal.asgi:application"]
     assert "--no-proxy-headers" in web  # the site reads X-Forwarded-For itself (TRUSTED_PROXY_COUNT)
     assert SERVICES["web"]["environment"]["TRUSTED_PROXY_COUNT"] == "1"
     assert SERVICES["web"]["environment"]["DJANGO_ENV"] == "production"
@@ -204,7 +207,8 @@ def test_the_systemd_units_run_the_same_commands_as_the_stack():
         assert "EnvironmentFile=/etc/portal/portal.env" in text, name
         assert re.search(r"^User=portal$", text, re.M), name
     web = program(first_group(r"^ExecStart=(.+)$", UNITS["portal-web.service"]))
-    assert web[:2] == ["/srv/portal/.venv/bin/uvicorn", "portal.asgi:application"] and "--no-proxy-headers" in web
+    assert web[:4] == ["/srv/portal/.venv/bin/python", "-m", "portal.serve", "portal.asgi:application"]
+    assert "--no-proxy-headers" in web
     for name in (
         "portal-web.service",
         "portal-worker.service",

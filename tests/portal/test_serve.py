@@ -1,0 +1,94 @@
+"""The web server's workers share the connections: each listens on a socket of its own, and
+the kernel spreads new connections over them, instead of the first awake taking them all."""
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def _pids(port: int, connections: int) -> list[int]:
+    """Open ``connections`` connections at once, one request on each: who answered each."""
+
+    async def one() -> int:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"GET / HTTP/1.1\r\nHost: portal\r\nConnection: close\r\n\r\n")
+        await writer.drain()
+        answer = await reader.read()
+        writer.close()
+        return int(answer.split(b"\r\n\r\n", 1)[1])
+
+    return await asyncio.gather(*[one() for _ in range(connections)])
+
+
+@pytest.fixture
+def served():
+    processes = []
+
+    def serve(workers: int) -> int:
+        port = _free_port()
+        command = [sys.executable, "-m", "portal.serve", "tests.portal.pid_app:application", "--host", "127.0.0.1"]
+        command += ["--port", str(port), "--workers", str(workers), "--log-level", "warning"]
+        process = subprocess.Popen(command, cwd=ROOT, start_new_session=True)
+        processes.append(process)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                pids = asyncio.run(_pids(port, 1))
+            except OSError:
+                time.sleep(0.1)
+                continue
+            if workers == 1 or len(set(asyncio.run(_pids(port, 32)))) == workers:
+                return port
+            time.sleep(0.1)
+        raise AssertionError(f"the server on port {port} did not come up with {workers} workers ({pids})")
+
+    yield serve
+    for process in processes:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=20)
+
+
+def test_connections_opened_together_are_spread_over_the_workers(served):
+    port = served(2)
+    for _ in range(5):
+        counts = Counter(asyncio.run(_pids(port, 32)))
+        # By the kernel's hash, 32 connections all on one of two workers: 1 chance in 2**31.
+        assert len(counts) == 2, counts
+
+
+def test_a_worker_that_dies_is_replaced_and_the_new_one_gets_connections(served):
+    port = served(2)
+    first = set(asyncio.run(_pids(port, 32)))
+    os.kill(min(first), signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    now: set[int] = set()
+    while time.monotonic() < deadline:
+        try:
+            now = set(asyncio.run(_pids(port, 32)))
+        except OSError:  # a connection queued at the dead worker's socket when it died is reset
+            continue
+        if len(now) == 2 and min(first) not in now:
+            break
+        time.sleep(0.2)
+    assert len(now) == 2 and min(first) not in now, (first, now)
+
+
+def test_one_worker_is_plain_uvicorn(served):
+    port = served(1)
+    assert len(set(asyncio.run(_pids(port, 16)))) == 1
