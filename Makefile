@@ -105,6 +105,8 @@ messages: install
 # bench.pages too (the database portal_bench_pages, Redis db 3; a few minutes; `--against main`
 # adds main's portal). bench.streams too (the database portal_bench_streams, Redis db 3; 500 open
 # NDJSON streams on one process while a match is played over sockets; about 2 minutes).
+# bench.accept_spread needs neither (two servers of a tiny app; about a minute): how the web
+# server's workers share connections opened together, uvicorn's own --workers against portal.serve.
 # bench.bot_wait needs neither (the embedded default on a SQLite file of its own, and Chromium;
 # at most 8 minutes): a person's wait for the bots in the browser.
 # `make bench-live-compare REF=main` runs the move path of the portal at REF and of this
@@ -124,6 +126,7 @@ bench: install-dev
 	$(PY) -m bench.bot_fairness
 	$(PY) -m bench.live
 	$(PY) -m bench.pages
+	$(PY) -m bench.accept_spread
 	$(PY) -m bench.streams
 	$(PY) -m bench.hard_think
 	$(PY) -m bench.bot_wait

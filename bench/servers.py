@@ -110,24 +110,26 @@ class UvicornServer:
         cwd: Path,
         name: str = "the server",
         extra_args: Sequence[str] = (),
+        launcher: str | None = None,
     ):
         self.app, self.workers, self.name = app, workers, name
         self.port = free_port()
         self.log_path = log_path
         self.log = open(log_path, "ab")  # noqa: SIM115 (closed in stop)
-        launcher = "portal.serve" if (Path(cwd) / "portal" / "serve.py").is_file() else "uvicorn"
+        if launcher is None:
+            launcher = "portal.serve" if (Path(cwd) / "portal" / "serve.py").is_file() else "uvicorn"
         command = [sys.executable, "-m", launcher, app, "--host", "127.0.0.1", "--port", str(self.port)]
         command += ["--workers", str(workers), "--log-level", "warning", *extra_args]
         self.proc = subprocess.Popen(
             command, cwd=cwd, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
         )
 
-    def wait_ready(self, timeout: float = 90.0) -> None:
+    def wait_ready(self, timeout: float = 90.0, path: str = "/healthz") -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"{self.name} exited with {self.proc.returncode}; see {self.log_path}")
-            if http_status(self.port, "/healthz") == 200:
+            if http_status(self.port, path) == 200:
                 # Every worker imports the app on its own: give the others time to catch up.
                 time.sleep(2.0 if self.workers > 1 else 0.2)
                 return
