@@ -2,7 +2,9 @@
 
     python -m portal.serve portal.asgi:application --host 127.0.0.1 --port 8000 --workers 2
 
-Takes every option of the ``uvicorn`` command. With one worker it is plain uvicorn. With more,
+Takes every option of the ``uvicorn`` command. Its sockets compress at zlib's level 1
+(``WebSocketProtocol``, unless ``--ws`` names another protocol). With one worker it is plain
+uvicorn otherwise. With more,
 uvicorn's own supervisor shares one listening socket among its workers, and whichever worker
 wakes first accepts every connection waiting: 16 connections opened together landed 14 to 16
 on one worker of two, and a proxy's or a client's keep-alive connections then stay there, so
@@ -25,6 +27,9 @@ import sys
 
 import uvicorn.supervisors.multiprocess as multiprocess
 from uvicorn import Config, Server
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.server import ServerProtocol
 
 # The module: ``uvicorn.main`` as an attribute is the command of the same name.
 uvicorn_main = importlib.import_module("uvicorn.main")
@@ -71,11 +76,44 @@ class OwnSocketSupervisor(multiprocess.Multiprocess):
         super().__init__(config, sockets=[])
 
 
+# zlib's level for the sockets' compression (permessage-deflate, which browsers ask for):
+# level 1 compresses a 4 KB match update in about 20 us instead of 43 at zlib's default (6),
+# for about 12% more bytes; every update is compressed once per socket, so with 250 spectators
+# the default cost a move about half again its CPU (docs/BENCHMARKS.md).
+COMPRESSION_LEVEL = 1
+
+
+class WebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol (websockets, sans I/O: uvicorn's default) with the same
+    compression settings, at zlib's ``COMPRESSION_LEVEL``."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if self.config.ws_per_message_deflate:
+            deflate = ServerPerMessageDeflateFactory(
+                server_max_window_bits=12,
+                client_max_window_bits=12,
+                compress_settings={"memLevel": 5, "level": COMPRESSION_LEVEL},
+            )
+            self.conn = ServerProtocol(extensions=[deflate], max_size=self.config.ws_max_size, logger=self.logger)
+
+
+def _with_defaults(argv: list[str]) -> list[str]:
+    """``argv`` with the sockets' protocol set to ours, unless it names one (``--ws``)."""
+    if any(arg == "--ws" or arg.startswith("--ws=") for arg in argv):
+        return argv
+    return [*argv, "--ws", "portal.serve:WebSocketProtocol"]
+
+
 def main(argv: list[str] | None = None) -> None:
     uvicorn_main.Multiprocess = OwnSocketSupervisor  # type: ignore[attr-defined]
     multiprocess.Process = OwnSocketProcess  # type: ignore[misc]
-    uvicorn_main.main(args=argv if argv is not None else sys.argv[1:], prog_name="python -m portal.serve")
+    args = _with_defaults(argv if argv is not None else sys.argv[1:])
+    uvicorn_main.main(args=args, prog_name="python -m portal.serve")
 
 
 if __name__ == "__main__":
-    main()
+    # The module's own name (not __main__) for the classes the workers unpickle and import.
+    from portal.serve import main as serve
+
+    serve()
