@@ -77,7 +77,9 @@ def test_a_reader_gets_the_rules_in_their_language_and_english_otherwise():
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("language", "heading"), [("de", "Das Spielbrett"), ("fr", "Le plateau"), ("es", "El tablero")])
+@pytest.mark.parametrize(
+    ("language", "heading"), [("de", "Das Spielbrett"), ("fr", "Le plateau"), ("es", "El tablero")]
+)
 def test_the_rules_page_speaks_the_readers_language(client, language, heading):
     response = client.get(reverse("game-rules", args=["territories"]), HTTP_ACCEPT_LANGUAGE=language)
     assert response.status_code == 200
