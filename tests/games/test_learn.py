@@ -266,7 +266,7 @@ def catalogue_entries():
     added = []
 
     def add(language, entries):
-        catalogue = trans_real.translation(language)._catalog
+        catalogue = trans_real.translation(language)._catalog  # type: ignore[attr-defined]
         for msgid, msgstr in entries.items():
             added.append((catalogue, msgid, catalogue.get(msgid)))
             catalogue[msgid] = msgstr
