@@ -259,23 +259,25 @@ def test_the_help_page_lists_the_further_lessons(client):
 
 @pytest.fixture
 def catalogue_entries():
-    """Adds entries to a language's catalogue for the test (as a translator would), and takes
-    them out again: ``add("de", {msgid: msgstr})``."""
+    """Changes entries of a language's catalogue for the test (as a translator would; None
+    takes one out), and puts them back: ``change("de", {msgid: msgstr})``."""
     from django.utils.translation import trans_real
 
-    added = []
+    changed = []
 
-    def add(language, entries):
+    def change(language, entries):
         catalogue = trans_real.translation(language)._catalog  # type: ignore[attr-defined]
         for msgid, msgstr in entries.items():
-            added.append((catalogue, msgid, catalogue.get(msgid)))
-            catalogue[msgid] = msgstr
+            changed.append((catalogue, msgid, catalogue.get(msgid)))
+            for inner in catalogue._catalogs:
+                inner.pop(msgid, None)
+            if msgstr is not None:
+                catalogue[msgid] = msgstr
 
-    yield add
-    for catalogue, msgid, before in reversed(added):
-        if before is None:
-            del catalogue._catalogs[0][msgid]
-        else:
+    yield change
+    for catalogue, msgid, before in reversed(changed):
+        catalogue._catalogs[0].pop(msgid, None)
+        if before is not None:
             catalogue[msgid] = before
 
 
@@ -332,9 +334,18 @@ def test_a_lesson_is_served_in_the_readers_language_where_its_catalogue_translat
     assert answer["lesson"]["title"] == f"[{language}] the first trunk"
 
 
-def test_a_lesson_text_the_catalogue_does_not_translate_yet_is_served_in_english(client):
+def test_a_german_reader_gets_the_lesson_in_german_from_the_catalogue(client):
+    response = client.get("/games/territories/learn/", headers={"Accept-Language": "de"})
+    lesson = lesson_of(response)
+    assert lesson["title"] == "Bauernhäuser" and lesson["prompt"].startswith("Auf die acht gestrichelten Stellen")
+    assert lesson["seat_names"][0].startswith("Du") and "Du spielst Gelb gegen Rot." in response.content.decode()
+
+
+def test_a_lesson_text_the_catalogue_does_not_translate_is_served_in_english(client, catalogue_entries):
+    first = get_tutorial("territories").steps[0]
+    catalogue_entries("de", {first.prompt: None})
     lesson = lesson_of(client.get("/games/territories/learn/", headers={"Accept-Language": "de"}))
-    assert lesson["prompt"] == get_tutorial("territories").steps[0].prompt
+    assert lesson["prompt"] == first.prompt and lesson["title"] == "Bauernhäuser"
 
 
 def _msgids(po) -> set[str]:
