@@ -10,6 +10,9 @@ from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 from django.contrib import messages
 from django.shortcuts import redirect
+from django.utils import translation
+
+from portal.languages import user_language
 
 from .services import BOT_CANNOT_SIGN_IN
 
@@ -18,9 +21,15 @@ class AccountAdapter(DefaultAccountAdapter):
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         """allauth's mails (confirm your address, reset your password) name the site by its
         name, never by the host and port the request came to ("127.0.0.1:8301"): the site
-        framework is not installed, so allauth would take the request's host for both."""
+        framework is not installed, so allauth would take the request's host for both.
+
+        They are written (allauth's own templates and their translations) in the language
+        saved on the recipient's account, else in that of the page that sent them (someone
+        signing up has saved none yet)."""
         site = SimpleNamespace(name=settings.SITE_NAME, domain=settings.SITE_NAME)
-        super().send_mail(template_prefix, email, {**context, "current_site": site})
+        language = user_language(context.get("user"), default=translation.get_language())
+        with translation.override(language):
+            super().send_mail(template_prefix, email, {**context, "current_site": site})
 
     def format_email_subject(self, subject: str) -> str:
         return f"[{settings.SITE_NAME}] {subject}"

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import gettext_noop, ngettext_lazy
 
 import live
 from accounts.services import bot_check_may_play, bot_check_not_against_owner, user_lock
@@ -31,6 +31,7 @@ from live.events import me_challenge
 from live.groups import user_group
 from portal import page_cache
 from portal.errors import ServiceError, lazy_message
+from portal.phrases import phrase
 from portal.rate_limits import Attempt, Rate, SlidingWindow
 
 from .models import Challenge, RematchAnswer, RematchOffer, State
@@ -95,9 +96,30 @@ def _closed(what: str, state: str) -> ChallengeError:
     return ChallengeError(messages.get(state, messages[None]), "closed")
 
 
-def _terms_words(match: Match) -> str:
-    clock = f"{match.get_speed_display().lower()}, {match.time_per_move} a move" if match.timed else "untimed"
-    return f"{match.game_name} ({match.num_players} players, {clock}, {'rated' if match.rated else 'casual'})"
+# A challenge's terms in words, by whether its match is timed and rated.
+TERMS = {
+    (True, True): gettext_noop("%(game)s (%(players)s players, %(speed)s, %(clock)s a move, rated)"),
+    (True, False): gettext_noop("%(game)s (%(players)s players, %(speed)s, %(clock)s a move, casual)"),
+    (False, True): gettext_noop("%(game)s (%(players)s players, untimed, rated)"),
+    (False, False): gettext_noop("%(game)s (%(players)s players, untimed, casual)"),
+}
+# The speed of a timed match, as the terms name it.
+SPEEDS: dict[str, str] = {
+    Match.Speed.LIVE: gettext_noop("live"),
+    Match.Speed.CORRESPONDENCE: gettext_noop("correspondence"),
+}
+
+
+def _terms_words(match: Match) -> dict:
+    """A challenge's terms as a phrase ("Territories (2 players, live, 90 s a move, rated)")."""
+    speed = phrase(SPEEDS.get(match.speed, match.speed))
+    return phrase(
+        TERMS[(match.timed, match.rated)],
+        game=match.game_name,
+        players=match.num_players,
+        speed=speed,
+        clock=match.time_per_move,
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -186,18 +208,22 @@ def challenge_create(*, user, to, **terms) -> Challenge:
             challenge = Challenge.objects.create(challenger=user, challenged=to, **terms, expires_at=expires)
             attempt.count()
         _waiting_changed(challenge)
-        text = f"{user.username} challenges you to {_terms_words(challenge.terms)}."
+        words = phrase(
+            gettext_noop("%(challenger)s challenges you to %(terms)s."),
+            challenger=user.username,
+            terms=_terms_words(challenge.terms),
+        )
         url = challenge.get_absolute_url()
         transaction.on_commit(
             lambda: challenge_received.send_robust(
-                sender=Challenge, challenge_id=challenge.pk, user_id=to.pk, text=text, url=url
+                sender=Challenge, challenge_id=challenge.pk, user_id=to.pk, phrase=words, url=url
             ),
             robust=True,
         )
     return challenge
 
 
-def _tell_answered(challenge: Challenge, *, user_id: int, text: str, url: str = "", key: str = "") -> None:
+def _tell_answered(challenge: Challenge, *, user_id: int, words: dict, url: str = "", key: str = "") -> None:
     """Once committed: the other side hears what became of the challenge (with a ``key``, not
     again while they have an unread notification under it), and the open pages of both sides
     see it at once (their ``/ws/me/`` sockets)."""
@@ -215,7 +241,7 @@ def _tell_answered(challenge: Challenge, *, user_id: int, text: str, url: str = 
     url = url or challenge.get_absolute_url()
     transaction.on_commit(
         lambda: challenge_answered.send_robust(
-            sender=Challenge, challenge_id=challenge.pk, user_id=user_id, text=text, url=url, key=key
+            sender=Challenge, challenge_id=challenge.pk, user_id=user_id, phrase=words, url=url, key=key
         ),
         robust=True,
     )
@@ -225,8 +251,11 @@ def _tell_expired(challenge: Challenge) -> None:
     _tell_answered(
         challenge,
         user_id=challenge.challenger_id,
-        text=f"Your challenge to {challenge.challenged.username} to {_terms_words(challenge.terms)} "
-        "expired unanswered.",
+        words=phrase(
+            gettext_noop("Your challenge to %(challenged)s to %(terms)s expired unanswered."),
+            challenged=challenge.challenged.username,
+            terms=_terms_words(challenge.terms),
+        ),
     )
 
 
@@ -339,7 +368,11 @@ def challenge_accept(*, challenge_id, user) -> Challenge:
             _tell_answered(
                 challenge,
                 user_id=challenge.challenger_id,
-                text=f"{user.username} accepted your challenge to {_terms_words(challenge.terms)}: the match is on.",
+                words=phrase(
+                    gettext_noop("%(challenged)s accepted your challenge to %(terms)s: the match is on."),
+                    challenged=user.username,
+                    terms=_terms_words(challenge.terms),
+                ),
                 url=match.get_absolute_url(),
             )
     if expired:
@@ -372,14 +405,22 @@ def _close_challenge(challenge_id, user, state: str, *, by_challenged: bool) -> 
         challenge, expired = _answer_challenge(challenge_id, user, by_challenged=by_challenged)
         if not expired:
             _move_on(challenge, state)
-            words = _terms_words(challenge.terms)
+            terms = _terms_words(challenge.terms)
             if by_challenged:
-                text = f"{user.username} declined your challenge to {words}."
-                _tell_answered(challenge, user_id=challenge.challenger_id, text=text)
+                words = phrase(
+                    gettext_noop("%(challenged)s declined your challenge to %(terms)s."),
+                    challenged=user.username,
+                    terms=terms,
+                )
+                _tell_answered(challenge, user_id=challenge.challenger_id, words=words)
             else:
-                text = f"{user.username} withdrew their challenge to {words}."
+                words = phrase(
+                    gettext_noop("%(challenger)s withdrew their challenge to %(terms)s."),
+                    challenger=user.username,
+                    terms=terms,
+                )
                 key = f"withdrawn:{challenge.challenger_id}:{challenge.challenged_id}"
-                _tell_answered(challenge, user_id=challenge.challenged_id, text=text, key=key)
+                _tell_answered(challenge, user_id=challenge.challenged_id, words=words, key=key)
     if expired:
         raise _closed("challenge", State.EXPIRED)
     return challenge
@@ -466,12 +507,17 @@ def rematch_offer(*, match_id, user) -> RematchOffer:
         )
         asked = [person for person in people if person.pk != user.pk]
         if asked:
-            text = f"{user.username} offers a rematch of {match.game_name} #{match.pk}."
+            words = phrase(
+                gettext_noop("%(player)s offers a rematch of %(game)s #%(match)s."),
+                player=user.username,
+                game=match.game_name,
+                match=match.pk,
+            )
             url = match.get_absolute_url()
             user_ids = [person.pk for person in asked]
             transaction.on_commit(
                 lambda: rematch_offered.send_robust(
-                    sender=RematchOffer, match_id=match.pk, user_ids=user_ids, text=text, url=url
+                    sender=RematchOffer, match_id=match.pk, user_ids=user_ids, phrase=words, url=url
                 ),
                 robust=True,
             )

@@ -4,17 +4,18 @@
 from django.dispatch import Signal
 
 # Sent once a challenge to a person is committed; receivers get ``challenge_id``, ``user_id``
-# (the person challenged), ``text`` (one line a person reads) and ``url`` (where to answer it).
+# (the person challenged), ``phrase`` (one line a person reads, said in their language:
+# ``portal.phrases``) and ``url`` (where to answer it).
 challenge_received = Signal()
 
 # Sent once a challenge to a person is answered, withdrawn or expired (committed); receivers
 # get ``challenge_id``, ``user_id`` (the person to tell: the challenger, or the person
-# challenged when the challenger withdrew), ``text``, ``url`` (the match, once accepted) and
+# challenged when the challenger withdrew), ``phrase``, ``url`` (the match, once accepted) and
 # ``key`` (empty, or the key under which repeats collapse: one challenger's withdrawals).
 challenge_answered = Signal()
 
 # Sent once a rematch offer is committed; receivers get ``match_id`` (the finished match),
-# ``user_ids`` (the people asked, never the bots), ``text`` and ``url``.
+# ``user_ids`` (the people asked, never the bots), ``phrase`` and ``url``.
 rematch_offered = Signal()
 
 # Sent once a rematch offer stops waiting (accepted, declined, withdrawn or expired),

@@ -17,11 +17,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from games.catalog import all_games
 from games.models import Match
 from portal.errors import ServiceError, lazy_message
 from portal.markdown import render_markdown
+from portal.phrases import phrase
 from portal.rate_limits import Attempt, Refusal
 
 from . import ratelimits, selectors
@@ -410,11 +412,16 @@ def post_report(*, post_id: int, user, reason: str) -> PostReport:
                 _("You have already reported this post; the moderators will look at it."), "already_reported"
             ) from None
         attempt.count()
-    author = post.author.username if post.author else "a former member"
-    text = f"{user.username} reported a post by {author} in “{post.topic.title}”."
+    author = post.author.username if post.author else phrase(gettext_noop("a former member"))
+    words = phrase(
+        gettext_noop("%(reporter)s reported a post by %(author)s in “%(topic)s”."),
+        reporter=user.username,
+        author=author,
+        topic=post.topic.title,
+    )
     transaction.on_commit(
         lambda: post_reported.send_robust(
-            sender=PostReport, report_id=report.pk, text=text, url=report.get_absolute_url()
+            sender=PostReport, report_id=report.pk, phrase=words, url=report.get_absolute_url()
         )
     )
     return report

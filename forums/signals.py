@@ -5,6 +5,6 @@ from django.dispatch import Signal
 # Sent once a reply to a topic is committed; receivers get ``post_id`` (the reply).
 post_replied = Signal()
 
-# Sent once a report of a post is committed; receivers get ``report_id``, ``text`` and ``url``
-# (the moderators' queue).
+# Sent once a report of a post is committed; receivers get ``report_id``, ``phrase`` (what to
+# tell the moderators, ``portal.phrases``) and ``url`` (the moderators' queue).
 post_reported = Signal()

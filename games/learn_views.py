@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from portal import json_limits
@@ -24,6 +25,12 @@ from .tutorials import Position, Tutorial, answer, get_tutorial, lessons_of, pos
 SESSION_KEY = "lessons"
 # The level the closing step offers: the gentlest thinking bot.
 LESSON_BOT = "mcts-easy"
+
+
+def _(text: str) -> str:
+    """A lesson's English text in the reader's language ("" stays "": the catalogue's header
+    is no text of a lesson)."""
+    return gettext(text) if text else ""
 
 
 def _tutorial_or_404(slug, lesson=None) -> Tutorial:
@@ -52,9 +59,8 @@ def learn_links() -> list[dict]:
     links = []
     for game in all_games():
         first, *more = lessons_of(game.slug)
-        links.append(
-            {"game": game, "url": lesson_url(first), "more": [{"title": t.title, "url": lesson_url(t)} for t in more]}
-        )
+        more_links = [{"title": _(t.title), "url": lesson_url(t)} for t in more]
+        links.append({"game": game, "url": lesson_url(first), "more": more_links})
     return links
 
 
@@ -71,33 +77,37 @@ def _save_progress(request, tutorial: Tutorial, progress: int) -> None:
 
 def lesson_payload(here: Position) -> dict:
     """What the page draws: the learner's view, their legal actions in words, the step's
-    words. The taught action itself is not in it: the server says whether a move is it."""
+    words, in the reader's language. The taught action itself is not in it: the server says
+    whether a move is it."""
     tutorial = here.tutorial
     state = here.state
     view = state.view(tutorial.seat)
     label = tutorial.game.action_label
     steps = tutorial.steps
     current = None if here.finished else steps[here.step]
+    names = [_(name) for name in tutorial.names]
     return {
         "game": tutorial.slug,
         "lesson": tutorial.lesson,
         "seat": tutorial.seat,
-        "seats": [{"index": i, "username": name} for i, name in enumerate(tutorial.names)],
-        "seat_names": seat_names(list(tutorial.names), view.get("seat_colours")),
+        "seats": [{"index": i, "username": name} for i, name in enumerate(names)],
+        "seat_names": seat_names(names, view.get("seat_colours")),
         "view": view,
         "legal_actions": ([] if here.finished else [{"action": a, "label": label(a)} for a in state.legal_actions()]),
         "progress": here.progress,
         "step": here.step,
-        "steps": [s.title for s in steps],
-        "title": current.title if current else _finished_title(tutorial),
-        "prompt": current.prompt if current else tutorial.closing,
-        "done": here.just_done,
+        "steps": [_(s.title) for s in steps],
+        "title": _(current.title) if current else _finished_title(tutorial),
+        "prompt": _(current.prompt if current else tutorial.closing),
+        "done": _(here.just_done),
         "finished": here.finished,
     }
 
 
 def _finished_title(tutorial: Tutorial) -> str:
-    return "You know the basics" if tutorial.is_first else f"Lesson done: {tutorial.title}"
+    if tutorial.is_first:
+        return gettext("You know the basics")
+    return gettext("Lesson done: %(lesson)s") % {"lesson": _(tutorial.title)}
 
 
 def learn_page(request, slug, lesson=None):
@@ -109,9 +119,11 @@ def learn_page(request, slug, lesson=None):
     context = {
         "game": tutorial.game,
         "tutorial": tutorial,
+        "lesson_title": _(tutorial.title),
+        "intro": _(tutorial.intro),
         "lesson": lesson_payload(here),
-        "lessons": [{"title": t.title, "url": lesson_url(t), "current": t is tutorial} for t in lessons_of(slug)],
-        "next_lesson": {"title": following.title, "url": lesson_url(following)} if following else None,
+        "lessons": [{"title": _(t.title), "url": lesson_url(t), "current": t is tutorial} for t in lessons_of(slug)],
+        "next_lesson": {"title": _(following.title), "url": lesson_url(following)} if following else None,
         "move_url": lesson_url(tutorial, "move"),
         "restart_url": lesson_url(tutorial, "restart"),
         "match_terms": {"game": slug, "num_players": tutorial.num_players, "bot": LESSON_BOT, "time_control": UNTIMED},
@@ -131,17 +143,18 @@ def learn_move(request, slug, lesson=None):
     action = data.get("action") if isinstance(data, dict) else None
     shown = data.get("progress") if isinstance(data, dict) else None
     if not isinstance(action, str) or not isinstance(shown, int) or isinstance(shown, bool):
-        message = 'Send {"action": "...", "progress": n}: the move and the step the page shows.'
+        message = gettext('Send {"action": "...", "progress": n}: the move and the step the page shows.')
         return JsonResponse({"code": "bad_request", "message": message}, status=400)
     progress = _progress(request, tutorial)
     if shown != progress:  # another tab moved the lesson on, or back to its start
         here = position(slug, progress, tutorial.lesson)
-        hint = "The lesson moved on in another window: here is where it stands."
+        hint = gettext("The lesson moved on in another window: here is where it stands.")
         return JsonResponse({"ok": False, "hint": hint, "lesson": lesson_payload(here)})
     result = answer(slug, progress, action, tutorial.lesson)
     if result.ok:
         _save_progress(request, tutorial, result.position.progress)
-    return JsonResponse({"ok": result.ok, "hint": result.hint, "lesson": lesson_payload(result.position)})
+    hint = " ".join(_(part) for part in (result.refusal, result.step_hint) if part)
+    return JsonResponse({"ok": result.ok, "hint": hint, "lesson": lesson_payload(result.position)})
 
 
 @require_POST

@@ -86,8 +86,9 @@ class MeNotice(TypedDict):
     count again, like ``me.changed``, and say it (a banner, the tab's title)."""
 
     type: Literal["me.notice"]
-    title: str  # a few words for the tab's title
-    text: str
+    kind: str  # the notification's kind, whose name is the tab's title
+    text: str  # in English
+    phrase: dict  # the text as a phrase (portal.phrases), said in each page's language; {}: none
     url: str
 
 
@@ -131,8 +132,8 @@ def me_changed(*, seats: bool = False) -> MeChanged:
     return {"type": "me.changed", "seats": seats}
 
 
-def me_notice(*, title: str, text: str, url: str) -> MeNotice:
-    return {"type": "me.notice", "title": title, "text": text, "url": url}
+def me_notice(*, kind: str, text: str, phrase: dict, url: str) -> MeNotice:
+    return {"type": "me.notice", "kind": kind, "text": text, "phrase": phrase, "url": url}
 
 
 def me_challenge(*, challenge: dict) -> MeChallenge:

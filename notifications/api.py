@@ -18,6 +18,9 @@ class NotificationPagination(StrictPageNumberPagination):
 class NotificationSerializer(serializers.ModelSerializer):
     kind = serializers.ChoiceField(choices=Notification.Kind.choices)
     url = serializers.CharField(help_text="Where the event is: the match, the topic's post, the challenge.")
+    text = serializers.CharField(
+        source="shown_text", help_text="What happened, in the language of the request's Accept-Language."
+    )
 
     class Meta:
         model = Notification

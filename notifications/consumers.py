@@ -21,11 +21,15 @@ from __future__ import annotations
 import json
 import time
 
+from django.utils import translation
+
 from live.executor import db
 from live.groups import match_players_group, user_group
 from live.sockets import JsonSocket
+from portal.phrases import say
 
 from . import selectors, services
+from .models import Notification
 
 # How often an open socket notes its person as present, at most.
 SEEN_EVERY = 60.0
@@ -88,7 +92,11 @@ class MeConsumer(JsonSocket):
         await self.send(text_data=json.dumps({"type": "challenge", "challenge": event["challenge"]}))
 
     async def me_notice(self, event):
-        notice = {"type": "notice", "title": event["title"], "text": event["text"], "url": event["url"]}
+        """Said in the language of the page that holds the socket."""
+        with translation.override(self.language):
+            title = str(Notification.Kind(event["kind"]).label)
+            text = say(event["phrase"]) if event["phrase"] else event["text"]
+        notice = {"type": "notice", "title": title, "text": text, "url": event["url"]}
         await self.send(text_data=json.dumps(notice))
         await self.refresh(seats=True)
 

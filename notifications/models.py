@@ -1,5 +1,8 @@
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from portal import phrases
 
 
 class Notification(models.Model):
@@ -7,20 +10,24 @@ class Notification(models.Model):
     counted, while unread, in the header."""
 
     class Kind(models.TextChoices):
-        YOUR_TURN = "your_turn", "Your turn"
-        MATCH_FINISHED = "match_finished", "Match finished"
-        CHALLENGE_RECEIVED = "challenge_received", "Challenge received"
-        CHALLENGE_ANSWERED = "challenge_answered", "Challenge answered"
-        REMATCH_OFFERED = "rematch_offered", "Rematch offered"
-        FORUM_REPLY = "forum_reply", "Forum reply"
-        TABLE_READY = "table_ready", "Your table is ready"
-        POST_REPORTED = "post_reported", "Post reported"
+        YOUR_TURN = "your_turn", _("Your turn")
+        MATCH_FINISHED = "match_finished", _("Match finished")
+        CHALLENGE_RECEIVED = "challenge_received", _("Challenge received")
+        CHALLENGE_ANSWERED = "challenge_answered", _("Challenge answered")
+        REMATCH_OFFERED = "rematch_offered", _("Rematch offered")
+        FORUM_REPLY = "forum_reply", _("Forum reply")
+        TABLE_READY = "table_ready", _("Your table is ready")
+        POST_REPORTED = "post_reported", _("Post reported")
 
     TEXT_MAX = 300
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     kind = models.CharField(max_length=32, choices=Kind.choices)
+    # The words in English, as written; ``phrase`` says them in the reader's language.
     text = models.CharField(max_length=TEXT_MAX)
+    # What ``text`` says as a phrase (``portal.phrases``), said when shown, in the language of
+    # whoever reads it; empty for the notifications written before, shown by their ``text``.
+    phrase = models.JSONField(default=dict, blank=True)
     url = models.CharField(max_length=300, blank=True)
     # What the event is about, so the same event is never told twice ("turn:12:<deadline>",
     # "topic:5" while a reply there is unread); blank when every event stands alone.
@@ -52,6 +59,11 @@ class Notification(models.Model):
 
     def get_absolute_url(self):
         return self.url or "/notifications/"
+
+    @property
+    def shown_text(self) -> str:
+        """The words in the active language (the reader's)."""
+        return phrases.say(self.phrase)[: self.TEXT_MAX] if self.phrase else self.text
 
 
 class NotificationSettings(models.Model):

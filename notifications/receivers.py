@@ -31,27 +31,35 @@ def post_replied(sender, post_id, **kwargs) -> None:
         log.exception("Could not queue the notifications of forum post %s", post_id)
 
 
-def challenge_received(sender, challenge_id, user_id, text, url, **kwargs) -> None:
+def challenge_received(sender, challenge_id, user_id, url, text="", phrase=None, **kwargs) -> None:
     services.notify(
         user_ids=[user_id],
         kind=Notification.Kind.CHALLENGE_RECEIVED,
         text=text,
+        phrase=phrase,
         url=url,
         key=f"challenge:{challenge_id}",
     )
 
 
-def challenge_answered(sender, challenge_id, user_id, text, url, key="", **kwargs) -> None:
+def challenge_answered(sender, challenge_id, user_id, url, text="", phrase=None, key="", **kwargs) -> None:
     """Accepted, declined, withdrawn or expired: the challenge needs nobody's answer any more
     (its unread "challenge received" is settled) and the other side is told what became of it,
     once while unread for a ``key`` (one challenger's withdrawals)."""
     services.notifications_settle(key=f"challenge:{challenge_id}")
-    services.notify(user_ids=[user_id], kind=Notification.Kind.CHALLENGE_ANSWERED, text=text, url=url, key=key)
-
-
-def rematch_offered(sender, match_id, user_ids, text, url, **kwargs) -> None:
     services.notify(
-        user_ids=user_ids, kind=Notification.Kind.REMATCH_OFFERED, text=text, url=url, key=f"rematch:{match_id}"
+        user_ids=[user_id], kind=Notification.Kind.CHALLENGE_ANSWERED, text=text, phrase=phrase, url=url, key=key
+    )
+
+
+def rematch_offered(sender, match_id, user_ids, url, text="", phrase=None, **kwargs) -> None:
+    services.notify(
+        user_ids=user_ids,
+        kind=Notification.Kind.REMATCH_OFFERED,
+        text=text,
+        phrase=phrase,
+        url=url,
+        key=f"rematch:{match_id}",
     )
 
 
@@ -71,10 +79,15 @@ def seats_changed(sender, match_id, **kwargs) -> None:
     services.tell_users(list(people), seats=True)
 
 
-def post_reported(sender, report_id, text, url, **kwargs) -> None:
+def post_reported(sender, report_id, url, text="", phrase=None, **kwargs) -> None:
     """A member reported a forum post: the moderators are told, once while they have an unread
     word of reports (the queue lists them all)."""
     moderators = get_user_model().objects.filter(is_staff=True, is_active=True).values_list("pk", flat=True)
     services.notify(
-        user_ids=list(moderators), kind=Notification.Kind.POST_REPORTED, text=text, url=url, key="forum-reports"
+        user_ids=list(moderators),
+        kind=Notification.Kind.POST_REPORTED,
+        text=text,
+        phrase=phrase,
+        url=url,
+        key="forum-reports",
     )

@@ -14,14 +14,14 @@ from enum import StrEnum
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.humanize.templatetags.humanize import ordinal
 from django.core import signing
 from django.core.mail import EmailMessage
 from django.db import transaction
 from django.db.models import CharField, Exists, F, OuterRef, Q, Value
 from django.db.models.functions import Cast, Concat
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone, translation
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 import live
 from accounts import time_zones
@@ -30,6 +30,8 @@ from forums.models import Post
 from games.models import Match, Seat
 from live.events import me_changed, me_notice
 from live.groups import user_group
+from portal.languages import user_language
+from portal.phrases import ordinal_of, phrase, say_in_english
 
 from . import selectors
 from .models import Notification, NotificationSettings, TurnMail
@@ -56,12 +58,21 @@ UNSUBSCRIBE_LINK_DAYS = 60
 
 
 def notify(
-    *, user_ids, kind: str, text: str, url: str = "", key: str = "", announce: bool = False
+    *,
+    user_ids,
+    kind: str,
+    text: str = "",
+    phrase: dict | None = None,
+    url: str = "",
+    key: str = "",
+    announce: bool = False,
 ) -> list[Notification]:
     """Tell these people (the site's bots and repeats left out) that something happened; their open
-    sockets count again once committed. With a ``key``, a person who already has an unread
-    notification under it gets no second one. ``announce``: something to act on soon (a
-    tournament table ready), which their open pages also say (a banner, the tab's title)."""
+    sockets count again once committed. What it says is a ``phrase`` (``portal.phrases``: each
+    reader reads it in their language), or a ``text`` said as it is. With a ``key``, a person who
+    already has an unread notification under it gets no second one. ``announce``: something to
+    act on soon (a tournament table ready), which their open pages also say (a banner, the tab's
+    title)."""
     if kind not in Kind.values:
         raise ValueError(f"Unknown kind of notification {kind!r}")
     # The site's own bots are told nothing; a person's bot account is, like a person (its
@@ -78,13 +89,15 @@ def notify(
         )
     if not people:
         return []
-    text = text[: Notification.TEXT_MAX]
+    phrase = phrase or {}
+    text = (say_in_english(phrase) if phrase else text)[: Notification.TEXT_MAX]
     rows = Notification.objects.bulk_create(
-        Notification(user_id=user_id, kind=kind, text=text, url=url[:300], key=key) for user_id in sorted(people)
+        Notification(user_id=user_id, kind=kind, text=text, phrase=phrase, url=url[:300], key=key)
+        for user_id in sorted(people)
     )
     if announce:
         outbox = live.Outbox()
-        event = me_notice(title=Kind(kind).label, text=text, url=url)
+        event = me_notice(kind=kind, text=text, phrase=phrase, url=url)
         for user_id in sorted(people):
             outbox.send(user_group(user_id), event)
         live.publish_on_commit(outbox)
@@ -150,12 +163,23 @@ def notify_match_finished(*, match_id: int) -> list[Notification]:
         if user_id in told:
             continue
         match = seat.match
-        result = f"you placed {ordinal(seat.place)}" if seat.place else "see how it ended"
+        if seat.place:
+            words = phrase(
+                gettext_noop("%(game)s #%(match)s is over: you placed %(place)s."),
+                game=match.game_name,
+                match=match.pk,
+                place=ordinal_of(seat.place),
+            )
+        else:
+            words = phrase(
+                gettext_noop("%(game)s #%(match)s is over: see how it ended."), game=match.game_name, match=match.pk
+            )
         rows.append(
             Notification(
                 user_id=user_id,
                 kind=Kind.MATCH_FINISHED,
-                text=f"{match.game_name} #{match.pk} is over: {result}."[: Notification.TEXT_MAX],
+                text=say_in_english(words)[: Notification.TEXT_MAX],
+                phrase=words,
                 url=match.get_absolute_url(),
                 key=key,
                 read=practice,
@@ -227,7 +251,9 @@ def notify_forum_reply(*, post_id: int) -> list[Notification]:
     return notify(
         user_ids=list(others),
         kind=Kind.FORUM_REPLY,
-        text=f"{post.author} replied in “{post.topic.title}”.",
+        phrase=phrase(
+            gettext_noop("%(author)s replied in “%(topic)s”."), author=str(post.author), topic=post.topic.title
+        ),
         url=post.get_absolute_url(),
         key=f"topic:{post.topic_id}",
     )
@@ -344,11 +370,18 @@ def your_turn_sweep(*, now: datetime | None = None) -> list[int]:
     )
     new = [seat for seat in seats if (seat.user_id, keys[seat.pk]) not in told]
     if new:
+        words = {
+            seat.pk: phrase(
+                gettext_noop("Your move in %(game)s #%(match)s."), game=seat.match.game_name, match=seat.match_id
+            )
+            for seat in new
+        }
         Notification.objects.bulk_create(
             Notification(
                 user_id=seat.user_id,
                 kind=Kind.YOUR_TURN,
-                text=f"Your move in {seat.match.game_name} #{seat.match_id}.",
+                text=say_in_english(words[seat.pk]),
+                phrase=words[seat.pk],
                 url=seat.match.get_absolute_url(),
                 key=keys[seat.pk],
             )
@@ -457,8 +490,11 @@ def notice_mail_send(*, notification_id: int) -> bool:
     notification = Notification.objects.select_related("user").filter(pk=notification_id, read=False).first()
     if notification is None or not away_with_mail_on(notification.user):
         return False
-    text = [notification.text, *_first_move_due(notification), _absolute(notification.get_absolute_url())]
-    _mail(notification.user, notification.get_kind_display(), text).send(fail_silently=False)
+    user = notification.user
+    with translation.override(user_language(user)):
+        text = [notification.shown_text, *_first_move_due(notification), _absolute(notification.get_absolute_url())]
+        mail = _mail(user, str(notification.get_kind_display()), text)
+    mail.send(fail_silently=False)
     return True
 
 
@@ -468,13 +504,16 @@ def _first_move_due(notification: Notification) -> list[str]:
     if notification.kind != Notification.Kind.TABLE_READY or not match_id.isdigit():
         return []
     deadline = Match.objects.filter(pk=int(match_id)).values_list("deadline", flat=True).first()
-    return [f"Your first move is due by {due_in_zone(notification.user, deadline)}."] if deadline else []
+    if not deadline:
+        return []
+    return [gettext("Your first move is due by %(when)s.") % {"when": due_in_zone(notification.user, deadline)}]
 
 
 def due_in_zone(user, moment: datetime) -> str:
-    """``moment`` as the person reads it: in their time zone, named (UTC when they chose none)."""
+    """``moment`` as the person reads it: in their time zone, named (UTC when they chose none),
+    with the day and month in the active language ("Fri 27 Nov 2026, 18:30 (Europe/Paris)")."""
     zone = time_zones.user_zone(user)
-    return f"{moment.astimezone(zone):%a %d %b %Y, %H:%M} ({zone.key})"
+    return f"{formats.date_format(moment.astimezone(zone), 'D d M Y, H:i')} ({zone.key})"
 
 
 def _absolute(path: str) -> str:
@@ -483,15 +522,17 @@ def _absolute(path: str) -> str:
 
 def _mail(user, subject: str, text: list[str]) -> EmailMessage:
     """A mail to ``user``: a greeting, ``text`` (lines), then how to stop such mails (a signed
-    one-click unsubscribe link, also in the headers) and the site's name."""
+    one-click unsubscribe link, also in the headers) and the site's name; its words in the
+    active language (the callers make it the person's: ``user_language``)."""
     unsubscribe_url = _absolute(reverse("notifications-unsubscribe", args=[unsubscribe_token(user)]))
     lines = [
-        f"Hello {user.username},",
+        gettext("Hello %(name)s,") % {"name": user.username},
         "",
         *text,
         "",
-        f"Stop these e-mails (this link works for {UNSUBSCRIBE_LINK_DAYS} days): {unsubscribe_url}",
-        f"Or change it on your profile: {_absolute(reverse('profile-edit'))}",
+        gettext("Stop these e-mails (this link works for %(days)s days): %(url)s")
+        % {"days": UNSUBSCRIBE_LINK_DAYS, "url": unsubscribe_url},
+        gettext("Or change it on your profile: %(url)s") % {"url": _absolute(reverse("profile-edit"))},
         "",
         settings.SITE_NAME,
     ]
@@ -504,26 +545,41 @@ def _mail(user, subject: str, text: list[str]) -> EmailMessage:
 
 
 def _turn_mail(user, matches: list[Match]) -> EmailMessage:
+    """The your-turn mail, in the person's language (``user_language``)."""
+    with translation.override(user_language(user)):
+        return _turn_mail_words(user, matches)
+
+
+def _turn_mail_words(user, matches: list[Match]) -> EmailMessage:
     if len(matches) == 1:
-        subject = f"Your move in {matches[0].game_name} #{matches[0].pk}"
-        opening = "It is your move in a correspondence match:"
+        subject = gettext("Your move in %(game)s #%(match)s") % {"game": matches[0].game_name, "match": matches[0].pk}
+        opening = gettext("It is your move in a correspondence match:")
     else:
-        subject = f"Your move in {len(matches)} matches"
-        opening = f"It is your move in {len(matches)} correspondence matches:"
+        subject = gettext("Your move in %(count)s matches") % {"count": len(matches)}
+        opening = gettext("It is your move in %(count)s correspondence matches:") % {"count": len(matches)}
     lines = [opening, ""]
     for match in matches:
         deadline = match.deadline
         assert deadline is not None  # turn_mail_due picks the matches with a clock running
         left = deadline - timezone.now()
         hours = max(0, int(left.total_seconds() // 3600))
-        due = f"{hours // 24} d {hours % 24} h left" if hours >= 24 else f"{hours} h left"
+        if hours >= 24:
+            due = gettext("%(days)s d %(hours)s h left") % {"days": hours // 24, "hours": hours % 24}
+        else:
+            due = gettext("%(hours)s h left") % {"hours": hours}
+        words = {"due": due, "when": due_in_zone(user, deadline), "url": _absolute(match.get_absolute_url())}
         lines.append(
-            f"- {match.game_name} #{match.pk} ({due}, by {due_in_zone(user, deadline)}):"
-            f" {_absolute(match.get_absolute_url())}"
+            gettext("- %(game)s #%(match)s (%(due)s, by %(when)s): %(url)s")
+            % {"game": match.game_name, "match": match.pk, **words}
         )
+    every = settings.TURN_MAIL_EVERY_HOURS
     lines += [
         "",
-        f"You get at most one message per match every {settings.TURN_MAIL_EVERY_HOURS} hours, and none",
-        "while you are on the site.",
+        ngettext(
+            "You get at most one message per match every %(hours)s hour, and none while you are on the site.",
+            "You get at most one message per match every %(hours)s hours, and none while you are on the site.",
+            every,
+        )
+        % {"hours": every},
     ]
     return _mail(user, subject, lines)

@@ -42,3 +42,13 @@ def socket_language(scope: dict[str, Any]) -> str:
             pass
     headers = dict(scope.get("headers", ()))
     return accepted_language(headers.get(b"accept-language", b"").decode("latin-1"))
+
+
+def user_language(user: Any, default: str | None = None) -> str:
+    """The language to write to ``user`` in when no page asks (an e-mail, a notice from a
+    task): the one saved on their account, else ``default``, else the site's
+    (``LANGUAGE_CODE``)."""
+    saved = getattr(user, "language", "") if user is not None else ""
+    if saved in SUPPORTED:
+        return saved
+    return default or settings.LANGUAGE_CODE

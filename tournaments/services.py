@@ -32,7 +32,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import gettext_noop, ngettext_lazy
 
 import live
 from accounts.services import bot_check_may_play, bot_check_not_against_owner, user_lock
@@ -49,6 +49,7 @@ from notifications import tasks as notification_tasks
 from notifications.models import Notification
 from portal import page_cache
 from portal.errors import ServiceError, lazy_message
+from portal.phrases import phrase
 from portal.rate_limits import Rate, SlidingWindow
 from rankings.models import Rating
 
@@ -602,7 +603,13 @@ def _call_to_table(tournament: Tournament, number: int, match: Match, seated: li
     rows = notification_services.notify(
         user_ids=[entrant.user_id for entrant in seated if not entrant.is_bot],
         kind=Notification.Kind.TABLE_READY,
-        text=f"Your table is ready: round {number} of {tournament.name}, {tournament.game_name} #{match.pk}.",
+        phrase=phrase(
+            gettext_noop("Your table is ready: round %(round)s of %(tournament)s, %(game)s #%(match)s."),
+            round=number,
+            tournament=tournament.name,
+            game=tournament.game_name,
+            match=match.pk,
+        ),
         url=match.get_absolute_url(),
         key=f"table:{match.pk}",
         announce=True,

@@ -13,6 +13,10 @@ A game has a few lessons, in order: the first (``lesson`` "basics") teaches a wh
 the next ones the rules it leaves out. Each module defines ``LESSONS``, first lesson first.
 
 The learner's progress in a lesson is one number: how many of their actions they have played.
+
+Every text a learner reads (titles, prompts, hints, what a step did, the names of the seats)
+is written in English inside ``gettext_noop(...)``: it returns the text unchanged, and marks it
+for the catalogues (``make messages``); the portal translates it where it leaves the server.
 """
 
 from __future__ import annotations
@@ -25,6 +29,12 @@ from ..engines import IllegalAction, State, get_game
 
 # Module names, one per game; each defines ``LESSONS``.
 _MODULES = ("gp02a", "dice_territory", "territories", "chit_territory", "game_of_god")
+
+
+def gettext_noop(message: str) -> str:
+    """``message`` itself: marks an English text of a lesson for translation, which happens
+    where the text leaves the server, in the reader's language."""
+    return message
 
 
 @dataclass(frozen=True)
@@ -56,7 +66,7 @@ class Tutorial:
     closing: str
     options: dict = field(default_factory=dict)
     lesson: str = "basics"  # the lesson's name in its address, unique within the game
-    title: str = "The basics"
+    title: str = gettext_noop("The basics")
     ends_game: bool = False  # the lesson teaches an end of the game: its last step ends it
 
     @property
@@ -119,9 +129,18 @@ class Position:
 
 @dataclass(frozen=True)
 class Answer:
+    """Whether the move was the taught one; if not, why it was refused (``refusal``) and the
+    step's hint (``step_hint``), each an English text marked for translation."""
+
     ok: bool
     position: Position
-    hint: str = ""
+    refusal: str = ""
+    step_hint: str = ""
+
+    @property
+    def hint(self) -> str:
+        """What the learner is told, in English: the refusal, then the step's hint."""
+        return " ".join(part for part in (self.refusal, self.step_hint) if part)
 
 
 def _apply(state: State, action: str, where: str) -> None:
@@ -180,13 +199,13 @@ def answer(slug: str, progress: int, action: str, lesson: str | None = None) -> 
     anything else leaves it where it is, with a hint."""
     here = position(slug, progress, lesson)
     if here.finished:
-        return Answer(False, here, "This lesson is over: start a match, or begin the lesson again.")
+        return Answer(False, here, gettext_noop("This lesson is over: start a match, or begin the lesson again."))
     if action == here.move.action:
         return Answer(True, position(slug, here.progress + 1, lesson))
     hint = here.tutorial.steps[here.move.step].hint
     if action not in here.state.legal_actions():
-        return Answer(False, here, f"That move is not allowed here. {hint}")
-    return Answer(False, here, f"That is a legal move, but not the one this step teaches. {hint}")
+        return Answer(False, here, gettext_noop("That move is not allowed here."), hint)
+    return Answer(False, here, gettext_noop("That is a legal move, but not the one this step teaches."), hint)
 
 
 # Names a lesson may not take: the addresses of a game's first lesson use them.

@@ -158,3 +158,19 @@ def test_the_confirmation_email_names_the_site_not_the_address_it_was_served_on(
     # The link itself leads back to where the person signed up.
     assert "http://127.0.0.1:8301/accounts/confirm-email/" in message.body
     assert message.body.count("127.0.0.1:8301") == 1
+
+
+def test_the_password_reset_mail_is_written_in_the_language_saved_on_the_account(client, alice):
+    get_user_model().objects.filter(pk=alice.pk).update(language="de")
+    client.post("/accounts/password/reset/", {"email": "alice@example.com"}, headers={"Accept-Language": "fr"})
+    (message,) = mail.outbox
+    assert message.subject.endswith("E-Mail zum Zurücksetzen des Passworts")
+    assert message.body.startswith("Hallo von ") and "password reset" not in message.body
+
+
+def test_allauths_mails_follow_the_page_when_the_account_has_no_language_saved(client, alice):
+    client.post("/accounts/password/reset/", {"email": "alice@example.com"}, headers={"Accept-Language": "es"})
+    client.post("/accounts/password/reset/", {"email": "alice@example.com"})
+    spanish, english = mail.outbox
+    assert spanish.subject.endswith("Correo electrónico para restablecer contraseña")
+    assert english.subject.endswith("Password Reset Email") and english.body.startswith("Hello from ")

@@ -164,15 +164,12 @@ def test_the_player_challenged_is_signalled_once_the_challenge_is_committed(
             assert received == []
     finally:
         challenge_received.disconnect(receiver)
-    assert received == [
-        {
-            "signal": challenge_received,
-            "challenge_id": sent.pk,
-            "user_id": bob.pk,
-            "text": "alice challenges you to Game of God (2 players, live, 30 s a move, rated).",
-            "url": "/challenges/",
-        }
-    ]
+    from portal.phrases import say_in_english
+
+    (told,) = received
+    words = told.pop("phrase")
+    assert told == {"signal": challenge_received, "challenge_id": sent.pk, "user_id": bob.pk, "url": "/challenges/"}
+    assert say_in_english(words) == "alice challenges you to Game of God (2 players, live, 30 s a move, rated)."
 
 
 # -- the pages -------------------------------------------------------------------------

@@ -237,7 +237,10 @@ def test_the_people_asked_are_signalled_once_the_offer_is_committed(
     sent = offers_sent[0]
     assert sent["match_id"] == match.pk
     assert sent["user_ids"] == [carol.pk]  # neither the bot nor the person offering
-    assert "alice" in sent["text"] and sent["url"] == match.get_absolute_url()
+    from portal.phrases import say_in_english
+
+    assert say_in_english(sent["phrase"]) == f"alice offers a rematch of {match.game_name} #{match.pk}."
+    assert sent["url"] == match.get_absolute_url()
 
 
 def test_no_signal_when_only_bots_are_asked(alice, offers_sent, django_capture_on_commit_callbacks):

@@ -252,3 +252,129 @@ def test_the_help_page_lists_the_further_lessons(client):
     for game in all_games():
         second = lessons_of(game.slug)[1]
         assert f'then <a href="/games/{game.slug}/learn/{second.lesson}/">{second.title}</a>' in body
+
+
+# --------------------------------------------------------------------------- in the reader's language
+
+
+@pytest.fixture
+def catalogue_entries():
+    """Changes entries of a language's catalogue for the test (as a translator would; None
+    takes one out), and puts them back: ``change("de", {msgid: msgstr})``."""
+    from django.utils.translation import trans_real
+
+    changed = []
+
+    def change(language, entries):
+        catalogue = trans_real.translation(language)._catalog  # type: ignore[attr-defined]
+        for msgid, msgstr in entries.items():
+            changed.append((catalogue, msgid, catalogue.get(msgid)))
+            for inner in catalogue._catalogs:
+                inner.pop(msgid, None)
+            if msgstr is not None:
+                catalogue[msgid] = msgstr
+
+    yield change
+    for catalogue, msgid, before in reversed(changed):
+        catalogue._catalogs[0].pop(msgid, None)
+        if before is not None:
+            catalogue[msgid] = before
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es"])
+def test_a_lesson_is_served_in_the_readers_language_where_its_catalogue_translates_it(
+    client, catalogue_entries, language
+):
+    tutorial = get_tutorial("territories")
+    first, second = tutorial.steps[:2]
+    catalogue_entries(
+        language,
+        {
+            tutorial.intro: f"[{language}] intro",
+            tutorial.names[0]: f"[{language}] you",
+            first.title: f"[{language}] farm houses",
+            first.prompt: f"[{language}] place them",
+            first.hint: f"[{language}] b2, d2, a5, c5",
+            first.done: f"[{language}] all eight stand",
+            second.title: f"[{language}] the first trunk",
+        },
+    )
+    reader = {"Accept-Language": language}
+    response = client.get("/games/territories/learn/", headers=reader)
+    lesson = lesson_of(response)
+    assert lesson["title"] == f"[{language}] farm houses" and lesson["prompt"] == f"[{language}] place them"
+    assert lesson["steps"][:2] == [f"[{language}] farm houses", f"[{language}] the first trunk"]
+    assert lesson["seat_names"][0].startswith(f"[{language}] you")
+    assert f"[{language}] intro" in response.content.decode()
+    assert "You play Yellow against Red" not in response.content.decode()
+
+    wrong = client.post(
+        "/games/territories/learn/move/",
+        json.dumps({"action": "trunk:a1-a2", "progress": 0}),
+        content_type="application/json",
+        headers=reader,
+    ).json()
+    refused = {
+        "de": "Dieser Zug ist hier nicht erlaubt.",
+        "fr": "Ce coup n’est pas permis ici.",
+        "es": "Esa jugada no está permitida aquí.",
+    }
+    assert wrong["hint"].endswith(f"[{language}] b2, d2, a5, c5") and "not allowed" not in wrong["hint"]
+    assert wrong["hint"].startswith(refused[language])
+
+    for progress, step in enumerate(moves_of("territories")[:4]):
+        answer = client.post(
+            "/games/territories/learn/move/",
+            json.dumps({"action": step.action, "progress": progress}),
+            content_type="application/json",
+            headers=reader,
+        ).json()
+        assert answer["ok"]
+    assert answer["lesson"]["done"] == f"[{language}] all eight stand"
+    assert answer["lesson"]["title"] == f"[{language}] the first trunk"
+
+
+def test_a_german_reader_gets_the_lesson_in_german_from_the_catalogue(client):
+    response = client.get("/games/territories/learn/", headers={"Accept-Language": "de"})
+    lesson = lesson_of(response)
+    assert lesson["title"] == "Bauernhäuser" and lesson["prompt"].startswith("Auf die acht gestrichelten Stellen")
+    assert lesson["seat_names"][0].startswith("Du") and "Du spielst Gelb gegen Rot." in response.content.decode()
+
+
+def test_a_lesson_text_the_catalogue_does_not_translate_is_served_in_english(client, catalogue_entries):
+    first = get_tutorial("territories").steps[0]
+    catalogue_entries("de", {first.prompt: None})
+    lesson = lesson_of(client.get("/games/territories/learn/", headers={"Accept-Language": "de"}))
+    assert lesson["prompt"] == first.prompt and lesson["title"] == "Bauernhäuser"
+
+
+def _msgids(po) -> set[str]:
+    """The msgids of a .po file (its continued lines joined)."""
+    import ast
+
+    ids, current = set(), None
+    for line in po.read_text().splitlines() + [""]:
+        if line.startswith("msgid "):
+            current = [ast.literal_eval(line[6:])]
+        elif current is not None and line.startswith('"'):
+            current.append(ast.literal_eval(line))
+        elif current is not None:
+            ids.add("".join(current))
+            current = None
+    return ids
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es"])
+def test_every_text_of_every_lesson_is_in_the_catalogue_for_its_translators(language):
+    from django.conf import settings
+
+    from games.tutorials import all_tutorials
+
+    msgids = _msgids(settings.BASE_DIR / "locale" / language / "LC_MESSAGES" / "django.po")
+    texts = set()
+    for tutorial in all_tutorials():
+        texts |= {tutorial.intro, tutorial.closing, tutorial.title, *tutorial.names}
+        for step in tutorial.steps:
+            texts |= {step.title, step.prompt, step.hint, step.done} - {""}
+    assert len(texts) > 200
+    assert sorted(texts - msgids) == []

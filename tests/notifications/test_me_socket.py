@@ -200,6 +200,29 @@ async def test_a_table_ready_reaches_the_players_open_pages_as_a_notice(alice, b
     await ws.disconnect()
 
 
+async def test_a_notice_reaches_each_page_in_its_language(alice, bob, make_user, patch_auth):  # noqa: F811
+    from accounts.models import User
+    from tests.tournaments.helpers import announce, tables_of
+    from tournaments import services as tournaments
+
+    def start_a_tournament():
+        tournament = announce(make_user("tom"), name="Night cup")
+        for user in (alice, bob):
+            tournaments.tournament_join(tournament_id=tournament.pk, user=user)
+        tournaments.tournament_start(tournament_id=tournament.pk, user=tournament.creator)
+        return tables_of(tournament)[0].match_id
+
+    await sync_to_async(User.objects.filter(pk=alice.pk).update)(language="fr")
+    french = await sync_to_async(User.objects.get)(pk=alice.pk)
+    ws, ok, _ = await me_socket(patch_auth, french)
+    assert ok
+    match_id = await sync_to_async(start_a_tournament)()
+    notice = await next_frame(ws, "notice")
+    assert notice["title"] == "Votre table est prête"
+    assert notice["text"] == f"Votre table est prête : ronde 1 de Night cup, Territories n°{match_id}."
+    await ws.disconnect()
+
+
 async def test_a_challenge_answered_reaches_both_sides_open_pages(alice, bob, patch_auth):  # noqa: F811
     from challenges import services as challenges
 

@@ -310,3 +310,34 @@ def test_the_mail_states_the_deadline_in_the_recipients_zone_and_names_it(away_t
 def test_the_mail_of_a_person_without_a_zone_states_utc(away_turn, mailoutbox):
     sweep_your_turn()
     assert f"by {away_turn.deadline.astimezone(UTC):%a %d %b %Y, %H:%M} (UTC)" in mailoutbox[0].body
+
+
+# -- in the person's language ---------------------------------------------------------
+
+
+def test_the_mail_is_written_in_the_language_saved_on_the_account(away_turn, mailoutbox):
+    person = waiting_for(away_turn)
+    person.language = "de"
+    person.time_zone = "Europe/Berlin"
+    person.save(update_fields=["language", "time_zone"])
+    sweep_your_turn()
+    (mail,) = mailoutbox
+    assert mail.subject == f"Du bist am Zug in Game of God #{away_turn.pk}"
+    assert mail.body.startswith(f"Hallo {person.username},\n\nDu bist am Zug in einer Fernpartie:")
+    assert "Diese E-Mails abbestellen (der Link gilt 60 Tage)" in mail.body
+    assert "Oder ändere es in deinem Profil" in mail.body and "Du bekommst höchstens eine Nachricht" in mail.body
+    deadline = away_turn.deadline.astimezone(ZoneInfo("Europe/Berlin"))
+    day = ["Mo", "Di", "Mi", "Do", "Fr", "Sa", "So"][deadline.weekday()]
+    month = ["Jan", "Feb", "Mär", "Apr", "Mai", "Jun", "Jul", "Aug", "Sep", "Okt", "Nov", "Dez"][deadline.month - 1]
+    assert f"bis {day} {deadline:%d} {month} {deadline:%Y}, {deadline:%H:%M} (Europe/Berlin)" in mail.body
+    assert "Your move" not in mail.body and "Hello" not in mail.body and "Stop these e-mails" not in mail.body
+
+
+def test_a_person_with_no_language_saved_gets_the_mail_in_english(away_turn, mailoutbox):
+    person = waiting_for(away_turn)
+    assert person.language == ""
+    sweep_your_turn()
+    (mail,) = mailoutbox
+    assert mail.subject == f"Your move in Game of God #{away_turn.pk}"
+    assert mail.body.startswith(f"Hello {person.username},\n\nIt is your move in a correspondence match:")
+    assert "Stop these e-mails (this link works for 60 days)" in mail.body

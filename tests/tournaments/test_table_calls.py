@@ -181,3 +181,23 @@ def test_the_live_part_carries_the_status_the_winner_and_the_buttons(client, ali
     part = client.get(f"/tournaments/{tournament.pk}/?part=live").content.decode()
     assert "Finished" in part and "Winner: <a" in part and tournament.winner.username in part
     assert "Enter this tournament" not in part and "Withdraw" not in part
+
+
+def test_the_call_is_mailed_in_each_players_own_language(alice, four, tasks_in_process, mailoutbox):
+    for user in four:
+        last_seen(user, timedelta(hours=1))
+    four[0].language = "de"
+    four[0].save(update_fields=["language"])
+    started(alice, four, speed="correspondence", seconds_per_move=None, days_per_move=2)
+    german = next(mail for mail in mailoutbox if mail.to == [four[0].email])
+    match = Match.objects.get(seats__user=four[0])
+    assert german.subject == "Dein Tisch ist bereit"
+    assert german.body.startswith(
+        f"Hallo {four[0].username},\n\nDein Tisch ist bereit: Runde 1 von Night cup, Territories #{match.pk}.\n"
+        "Dein erster Zug ist fällig bis "
+    )
+    assert "Your table" not in german.body and "Stop these e-mails" not in german.body
+    english = next(mail for mail in mailoutbox if mail.to == [four[1].email])
+    assert english.subject == "Your table is ready"
+    assert english.body.startswith(f"Hello {four[1].username},\n\nYour table is ready: round 1 of Night cup")
+    assert "Dein" not in english.body
