@@ -159,7 +159,7 @@ def test_the_verdicts_read_from_the_file_and_anything_it_does_not_say_is_undecid
 
 
 def test_the_site_knows_the_tournaments_claims_as_the_tournament_tests_them():
-    assert bot_strength.CLAIMS == {kind: (tested, opponent) for kind, tested, opponent, *_ in tournament.KINDS}
+    assert {kind: (tested, opponent) for kind, tested, opponent, *_ in tournament.KINDS} == bot_strength.CLAIMS
 
 
 def test_a_bots_page_says_where_its_level_has_not_been_shown_better_than_the_one_below(client, alice, measured):
