@@ -131,14 +131,10 @@ class GameForm(forms.Form):
     def chosen_players(self) -> int:
         """The player count the form shows chosen: the one posted if the game allows it."""
         counts = self.chosen_game.allowed_player_counts()
-        if self.is_bound:
-            try:
-                posted = int(self.data.get("num_players"))
-            except (TypeError, ValueError):
-                posted = None
-            if posted in counts:
-                return posted
-        return self.initial["num_players"]
+        posted = str(self.data.get("num_players", "")) if self.is_bound else ""
+        if posted.isdigit() and int(posted) in counts:
+            return int(posted)
+        return int(self.initial["num_players"])
 
     def level_notes(self) -> list[dict]:
         """The lines about the levels at the table the form shows chosen (for the page as

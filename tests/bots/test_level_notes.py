@@ -69,6 +69,7 @@ def notes_of(page: str, prefix: str = "computer_") -> list[str]:
 
 def games_data(page: str, prefix: str = "computer_") -> dict:
     found = re.search(rf'<script id="{prefix}games" type="application/json">(.*?)</script>', page, re.S)
+    assert found, "the page carries no data for its form's script"
     return json.loads(found.group(1))
 
 
