@@ -167,7 +167,9 @@ def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: 
             "Each claim is decided by SPRT (alpha = beta = 0.05): *met* when H1 is accepted, "
             "*missed* when H0 is, *undecided* while the test goes on. Games counts the games the test "
             "needed (+ games that were under way when it decided, not counted). The share is the "
-            "tested bot's mean score; LLR is the log-likelihood ratio at the decision or now.",
+            "tested bot's mean score; LLR is the log-likelihood ratio at the decision or now. The verdicts "
+            "per table are also in `games/bots/strength.json`, from which the site says where a level has "
+            "not been shown to play better than the level below.",
             "",
             claims_table(claims, records, fingerprint),
             "",
