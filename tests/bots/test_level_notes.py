@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from bench import bots as tournament
-from games import bot_strength
+from games import bot_strength, services
 from games import views as game_views
 from games.bots.levels import LEVEL_ITERATIONS
 from games.engines import all_games
@@ -207,3 +207,14 @@ def test_a_bots_page_gives_the_verdict_of_each_of_its_claims_at_each_table(clien
     assert "MCTS Hard plays better than MCTS Medium" in page
     random_page = client.get(reverse("player", args=[bot_account("random").username])).content.decode()
     assert "data-kind=" not in random_page  # no claim tests Random
+
+
+@pytest.mark.django_db(transaction=True)
+def test_filling_a_matchs_empty_seats_with_bots_says_where_a_level_is_not_shown_better(client, alice, measured):
+    waiting = services.match_create(user=alice, game="dice-territory", num_players=3)
+    client.force_login(alice)
+    page = client.get(waiting.get_absolute_url()).content.decode()
+    form = page[page.index('id="bot-level"') :]
+    assert re.findall(r'<p class="level-note"[^>]*>(.*?)</p>', form) == [GREEDY_MISSED, HARD_MISSED]
+    at_four = services.match_create(user=alice, game="gp02a", num_players=4)
+    assert 'class="level-note"' not in client.get(at_four.get_absolute_url()).content.decode()
