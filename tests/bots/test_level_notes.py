@@ -15,6 +15,7 @@ from games import views as game_views
 from games.bots.levels import LEVEL_ITERATIONS
 from games.engines import all_games
 from games.services import bot_account
+from tests.tournaments.helpers import announce
 
 HARD_UNDECIDED = "At 3 players, MCTS Hard has not been shown to play better than MCTS Medium."
 HARD_MISSED = "At 3 players, MCTS Hard plays no better than MCTS Medium (measured)."
@@ -218,3 +219,13 @@ def test_filling_a_matchs_empty_seats_with_bots_says_where_a_level_is_not_shown_
     assert re.findall(r'<p class="level-note"[^>]*>(.*?)</p>', form) == [GREEDY_MISSED, HARD_MISSED]
     at_four = services.match_create(user=alice, game="gp02a", num_players=4)
     assert 'class="level-note"' not in client.get(at_four.get_absolute_url()).content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_entering_a_bot_in_a_tournament_says_where_a_level_is_not_shown_better_at_its_tables(client, alice, measured):
+    cup = announce(alice, game="gp02a", table_size=3)
+    client.force_login(alice)
+    page = client.get(reverse("tournament", args=[cup.pk])).content.decode()
+    assert re.findall(r'<p class="level-note"[^>]*>(.*?)</p>', page) == [HARD_UNDECIDED]
+    at_four = announce(alice, name="Winter cup", game="gp02a", table_size=4)
+    assert 'class="level-note"' not in client.get(reverse("tournament", args=[at_four.pk])).content.decode()
