@@ -18,7 +18,7 @@ from django.conf import settings
 from django.utils.translation import gettext, ngettext
 
 from .bots import bot_label, bot_names
-from .bots.levels import LEVEL_ITERATIONS
+from .bots.levels import HARD_LIMIT_SECONDS, LEVEL_ITERATIONS
 from .catalog import all_games
 
 STRENGTH_FILE = Path(settings.BASE_DIR) / "games" / "bots" / "strength.json"
@@ -157,6 +157,40 @@ def _verdict_text(found: str) -> str:
     if found == MISSED:
         return gettext("not so (measured)")
     return gettext("not shown yet")
+
+
+def level_description(bot_name: str) -> str:
+    """How a site bot plays, in the language of the request, for its player page ("" for a
+    name no level has). Its iterations per game are listed beside it (``bot_budgets``)."""
+    search = gettext(
+        "Plays out continuations of the game from the moves it considers (Monte Carlo tree search) and picks "
+        "the move that wins most often; how many a move, in each game, is listed below."
+    )
+    if bot_name == "random":
+        return gettext("Plays a uniformly random legal move. Good for learning the rules.")
+    if bot_name == "greedy":
+        return gettext(
+            "Looks one move ahead and takes the move that most improves its lead on points, averaging over "
+            "the dice and draws that follow. It never plans further."
+        )
+    if bot_name == "mcts-easy":
+        return gettext("Thinks briefly.") + " " + search
+    if bot_name == "mcts-medium":
+        return search
+    if bot_name == "mcts-hard":
+        return (
+            search
+            + " "
+            + ngettext(
+                "It searches as far on a busy server as on an idle one, where it takes up to %(seconds)d second "
+                "a move.",
+                "It searches as far on a busy server as on an idle one, where it takes up to %(seconds)d seconds "
+                "a move.",
+                HARD_LIMIT_SECONDS,
+            )
+            % {"seconds": HARD_LIMIT_SECONDS}
+        )
+    return ""
 
 
 def bot_budgets(bot_name: str) -> list[dict]:

@@ -12,7 +12,7 @@ from django.urls import reverse
 from bench import bots as tournament
 from games import bot_strength, services
 from games import views as game_views
-from games.bots.levels import LEVEL_ITERATIONS
+from games.bots.levels import HARD_LIMIT_SECONDS, LEVEL_ITERATIONS
 from games.engines import all_games
 from games.services import bot_account
 from tests.tournaments.helpers import announce
@@ -229,3 +229,13 @@ def test_entering_a_bot_in_a_tournament_says_where_a_level_is_not_shown_better_a
     assert re.findall(r'<p class="level-note"[^>]*>(.*?)</p>', page) == [HARD_UNDECIDED]
     at_four = announce(alice, name="Winter cup", game="gp02a", table_size=4)
     assert 'class="level-note"' not in client.get(reverse("tournament", args=[at_four.pk])).content.decode()
+
+
+def test_a_bots_page_says_how_it_plays_in_the_pages_language(client, db):
+    hard = reverse("player", args=[bot_account("mcts-hard").username])
+    english = client.get(hard).content.decode()
+    assert f"where it takes up to {HARD_LIMIT_SECONDS} seconds a move" in english
+    assert "Monte Carlo tree search" in english
+    german = client.get(hard, headers={"accept-language": "de"}).content.decode()
+    assert "Monte-Carlo-Baumsuche" in german and "Monte Carlo tree search" not in german
+    assert "Fortsetzungen des Spiels pro Zug" in german  # the budgets too
