@@ -1,4 +1,5 @@
-"""docs/BOTS.md's tournament tables and games/bots/strength.json, from the results file.
+"""docs/BOTS.md's tournament tables and games/bots/strength.json (each bot's Elo per game,
+and each claim's verdict per game and player count), from the results file.
 
     python -m bench.bots --report     # the usual way in (it calls ``write``)
 
@@ -22,6 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "BOTS.md"
 STRENGTH = ROOT / "games" / "bots" / "strength.json"
 VERDICTS = {ACCEPT_H1: "met", ACCEPT_H0: "**missed**"}
+# The verdicts as strength.json records them for the site (``games.bot_strength.verdict``).
+PLAIN_VERDICTS = {ACCEPT_H1: "met", ACCEPT_H0: "missed"}
 SCORE_NAMES = {"place": "place score", "first": "first places"}
 
 
@@ -164,7 +167,9 @@ def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: 
             "Each claim is decided by SPRT (alpha = beta = 0.05): *met* when H1 is accepted, "
             "*missed* when H0 is, *undecided* while the test goes on. Games counts the games the test "
             "needed (+ games that were under way when it decided, not counted). The share is the "
-            "tested bot's mean score; LLR is the log-likelihood ratio at the decision or now.",
+            "tested bot's mean score; LLR is the log-likelihood ratio at the decision or now. The verdicts "
+            "per table are also in `games/bots/strength.json`, from which the site says where a level has "
+            "not been shown to play better than the level below.",
             "",
             claims_table(claims, records, fingerprint),
             "",
@@ -196,8 +201,32 @@ def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: 
     )
 
 
-def strength_json(fitted: dict[str, list[elo.Rating]], fingerprint: str) -> dict:
+def claim_verdicts(claims: list[Claim], records: list[dict], fingerprint: str) -> tuple[dict, dict]:
+    """Per game slug and player count (a string: a JSON key), each claim's verdict ("met",
+    "missed" or "undecided") and the games its test counted: what the level choices and the
+    bots' pages say about each table."""
+    games = games_by_pairing(records, fingerprint)
+    verdicts: dict[str, dict[str, dict[str, str]]] = {}
+    counts: dict[str, dict[str, dict[str, int]]] = {}
+    for c in claims:
+        result = c.decide(games.get(c.pairing, []))
+        verdicts.setdefault(c.game, {}).setdefault(str(c.players), {})[c.kind] = PLAIN_VERDICTS.get(
+            result.decision, "undecided"
+        )
+        counts.setdefault(c.game, {}).setdefault(str(c.players), {})[c.kind] = result.games
+    return verdicts, counts
+
+
+def strength_json(
+    fitted: dict[str, list[elo.Rating]],
+    fingerprint: str,
+    claims: list[Claim] | None = None,
+    records: list[dict] | None = None,
+) -> dict:
+    verdicts, counts = claim_verdicts(claims or [], records or [], fingerprint)
     return {
+        "claims": verdicts,
+        "claim_games": counts,
         "fingerprint": fingerprint,
         "anchor": elo.ANCHOR,
         "written": machine()["date"],
@@ -222,4 +251,5 @@ def write(
 ) -> None:
     fitted = strengths(records, fingerprint)
     write_section(doc, "bots", "Tournament", section(claims, records, fingerprint, fitted), intro="# Bots\n")
-    strength.write_text(json.dumps(strength_json(fitted, fingerprint), indent=1, sort_keys=True) + "\n")
+    written = strength_json(fitted, fingerprint, claims, records)
+    strength.write_text(json.dumps(written, indent=1, sort_keys=True) + "\n")

@@ -23,7 +23,8 @@ def challenges_page(request):
 def challenge_new(request, username):
     """Challenge a player: the form (also shown on their page), and its answer."""
     profile = get_object_or_404(User, username__iexact=username, is_active=True)
-    form = ChallengeForm(request.POST or None)
+    levels = [profile.bot_name] if profile.is_site_bot else None  # what its level is shown to do
+    form = ChallengeForm(request.POST or None, note_levels=levels)
     if request.method == "POST" and form.is_valid():
         with refusals.on_form(form):
             challenge = services.challenge_create(user=request.user, to=profile, **form.match_terms())

@@ -82,8 +82,3 @@ def bot_names() -> list[str]:
 def bot_choices() -> list[tuple[str, str]]:
     """(name, the label people see) of every computer player, for a form's choice field."""
     return [(name, bots.bot_label(name)) for name in bots.bot_names()]
-
-
-def bot_description(name: str) -> str:
-    """How a computer player plays, in words for its player page ("" for a name no level has)."""
-    return bots.bot_description(name)

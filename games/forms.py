@@ -3,6 +3,7 @@ from django.conf import settings
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from . import bot_strength
 from .bots import bot_label, bot_names
 from .engines import all_games, get_game
 from .models import Match
@@ -67,9 +68,15 @@ class GameForm(forms.Form):
     rated = forms.BooleanField(required=False, label=_("Rated"))
 
     default_players = min  # of the chosen game's counts
+    # The levels whose standing at the chosen table the form tells (``bot_strength.level_notes``),
+    # shown under the field ``notes_after``; None: no such lines.
+    note_levels: list[str] | None = None
+    notes_after = "num_players"
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, note_levels: list[str] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        if note_levels is not None:
+            self.note_levels = note_levels
         self.chosen_game = self._chosen_game()
         counts = self.chosen_game.allowed_player_counts()
         players = self.fields["num_players"]
@@ -108,15 +115,33 @@ class GameForm(forms.Form):
             return all_games()[0]
 
     def games_data(self) -> dict:
-        """For the page's script: each game's player counts and option fields."""
+        """For the page's script: each game's player counts and option fields, and, in a form
+        that chooses a level or plays one, the lines about the levels at each of its tables."""
+        notes = bot_strength.level_notes_by_table(self.note_levels) if self.note_levels is not None else {}
         return {
             g.slug: {
                 "counts": list(g.allowed_player_counts()),
                 "default": self.default_players(g.allowed_player_counts()),
                 "options": [field for slug, _, field in self.option_fields if slug == g.slug],
+                **({"notes": notes[g.slug]} if self.note_levels is not None else {}),
             }
             for g in all_games()
         }
+
+    def chosen_players(self) -> int:
+        """The player count the form shows chosen: the one posted if the game allows it."""
+        counts = self.chosen_game.allowed_player_counts()
+        posted = str(self.data.get("num_players", "")) if self.is_bound else ""
+        if posted.isdigit() and int(posted) in counts:
+            return int(posted)
+        return int(self.initial["num_players"])
+
+    def level_notes(self) -> list[dict]:
+        """The lines about the levels at the table the form shows chosen (for the page as
+        served; the script follows a change of game or players)."""
+        if self.note_levels is None:
+            return []
+        return bot_strength.level_notes(self.chosen_game.slug, self.chosen_players(), self.note_levels)
 
     def clean_time_control(self):
         return self.cleaned_data.get("time_control") or self.fields["time_control"].initial
@@ -199,9 +224,11 @@ class PlayComputerForm(GameForm):
 
     field_order = ["game", "num_players", "bot", "time_control", "rated"]
     default_players = staticmethod(_computer_default_players)
+    notes_after = "bot"
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "computer_%s")  # the lobby shows it beside the other form
+        kwargs.setdefault("note_levels", bot_names())
         super().__init__(*args, **kwargs)
         self.fields["time_control"].initial = UNTIMED
         self.fields["rated"].initial = False

@@ -17,7 +17,7 @@ from portal import page_cache, refusals
 from portal.pagination import paginate
 from portal.viewer import viewer
 
-from . import analysis_chart, exports, records, sections, selectors, services, state_cache
+from . import analysis_chart, bot_strength, exports, records, sections, selectors, services, state_cache
 from .bots import bot_label, bot_names
 from .engines import all_games, get_game
 from .forms import MatchCreateForm, PlayComputerForm
@@ -231,6 +231,9 @@ def _match_page(request, match_id):
         "my_seat": mine[0] if mine else None,
         "has_free_seat": any(s.user_id is None for s in match.seats.all()),
         "bot_choices": [(name, bot_label(name)) for name in bot_names()],
+        # Beside the choice of a level for the empty seats: where one is not shown better than
+        # the level below at this table (the file is read once per process: no query).
+        "level_notes": bot_strength.level_notes(match.game, match.num_players),
         "can_chat": services.can_chat(match, request.user),
         **_analysis_context(request, match, payload.get("seat_names") or [], seated=bool(mine)),
     }

@@ -14,8 +14,8 @@ from django.views.i18n import JavaScriptCatalog
 from forums.selectors import forum_url_for_game
 from games import learn_views
 from games import sections as game_sections
-from games.bot_strength import bot_strengths
-from games.catalog import all_games, bot_description, get_game
+from games.bot_strength import bot_budgets, bot_claims, bot_strengths, level_description
+from games.catalog import all_games, get_game
 from games.rules import rules_html
 from games.selectors import latest_finished
 from rankings import sections as ranking_sections
@@ -117,10 +117,11 @@ def player(request, username):
     profile = get_object_or_404(
         get_user_model().objects.select_related("owner"), username__iexact=username, is_active=True
     )
-    strengths = bot_strengths(profile.bot_name) if profile.is_bot and profile.bot_name else []
-    # A bot's page says how its level plays, from the level itself (games.catalog), so the text
-    # follows the code; the bio its account was made with is history.
-    about = (bot_description(profile.bot_name) if profile.is_bot else "") or profile.bio
+    strengths = bot_strengths(profile.bot_name) if profile.is_site_bot else []
+    # A bot's page says how its level plays, in the page's language, beside its budget per game
+    # from the levels' file (games.bot_strength), so the numbers follow the code; the bio its
+    # account was made with is history (it named budgets since changed).
+    about = (level_description(profile.bot_name) if profile.is_site_bot else "") or profile.bio
     return render(
         request,
         "accounts/player.html",
@@ -128,6 +129,10 @@ def player(request, username):
             "profile": profile,
             "about": about,
             "bot_strengths": strengths,
+            # A site bot's level: how much it thinks in each game, and what the tournament
+            # decided about it at each table (games.bot_strength).
+            "bot_budgets": bot_budgets(profile.bot_name) if profile.is_site_bot else [],
+            "bot_claims": bot_claims(profile.bot_name) if profile.is_site_bot else [],
             "pause_after": settings.BOT_ACCOUNT_TIMEOUTS_TO_PAUSE,
             **ranking_sections.player_section(profile),
         },

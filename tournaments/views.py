@@ -11,6 +11,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from games.bot_strength import level_notes
 from games.catalog import all_games, game_slugs
 from portal import refusals
 from portal.pagination import paginate
@@ -72,6 +73,9 @@ def tournament_detail(request, tournament_id):
         "mine": next((e for e in entrants if user.is_authenticated and e.user_id == user.pk and not e.is_bot), None),
         "is_creator": user.is_authenticated and (user.pk == tournament.creator_id or user.is_staff),
         "bot_form": AddBotForm(),
+        # Beside the choice of a bot: where a level is not shown better than the one below at
+        # the tournament's tables.
+        "level_notes": level_notes(tournament.game, tournament.table_size),
         "minimum": services.minimum_entrants(tournament),
         "entries_open": timezone.now() >= tournament.registration_opens_at,
     }

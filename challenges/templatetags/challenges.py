@@ -44,12 +44,15 @@ def rematch_panel(context, match):
 
 @register.inclusion_tag("challenges/_challenge_box.html", takes_context=True)
 def challenge_box(context, profile):
-    """On a player's page: the form to challenge them (not oneself; a bot plays at once)."""
+    """On a player's page: the form to challenge them (not oneself; a bot plays at once). On
+    a site bot's page it says at which tables its level has not been shown to play better than
+    the level below."""
     user = context["request"].user
     show = user.is_authenticated and not user.is_bot and user.pk != profile.pk
+    levels = [profile.bot_name] if profile.is_site_bot else None
     return {
         "profile": profile,
-        "form": ChallengeForm() if show else None,
+        "form": ChallengeForm(note_levels=levels) if show else None,
         "signed_in": user.is_authenticated,
         "request": context["request"],
         "csrf_token": context.get("csrf_token"),

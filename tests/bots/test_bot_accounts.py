@@ -6,7 +6,7 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 
-from games.bots import get_bot
+from games.bot_strength import level_description
 from games.services import bot_account
 
 migration = importlib.import_module("games.migrations.0003_more_bots")
@@ -58,7 +58,7 @@ def test_a_bots_page_says_how_its_level_plays_from_the_level_not_from_the_stored
     hard.bio = "An old text written when the account was made."
     hard.save()
     page = client.get(f"/players/{hard.username}/").content.decode()
-    assert get_bot("mcts-hard").description in page
+    assert level_description("mcts-hard") in page
     assert "An old text" not in page
 
 

@@ -27,7 +27,7 @@ def test_each_level_searches_more_than_the_one_below_in_every_game(slug):
     assert hard.seconds is not None and hard.seconds >= 5 * HARD_LIMIT_SECONDS
 
 
-def test_each_levels_page_states_its_budget_as_the_levels_file_sets_it():
+def test_each_levels_own_description_states_its_budget_as_the_levels_file_sets_it():
     for level in ("mcts-easy", "mcts-medium", "mcts-hard"):
         budgets = LEVEL_ITERATIONS[level].values()
         assert f"{min(budgets):,} to {max(budgets):,} continuations" in bot_description(level)

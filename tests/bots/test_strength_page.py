@@ -29,9 +29,9 @@ def measured(tmp_path, monkeypatch):
         )
     )
     monkeypatch.setattr(bot_strength, "STRENGTH_FILE", path)
-    bot_strength._ratings.cache_clear()
+    bot_strength.forget()
     yield
-    bot_strength._ratings.cache_clear()
+    bot_strength.forget()
 
 
 def test_a_bots_page_shows_its_strength_per_game_with_the_way_it_is_measured(client, db, measured):
@@ -54,10 +54,10 @@ def test_a_person_and_an_unmeasured_bot_show_no_strength(client, make_user, meas
 
 def test_a_missing_strength_file_shows_nothing_rather_than_failing(client, db, tmp_path, monkeypatch):
     monkeypatch.setattr(bot_strength, "STRENGTH_FILE", tmp_path / "absent.json")
-    bot_strength._ratings.cache_clear()
+    bot_strength.forget()
     try:
         response = client.get(reverse("player", args=[bot_account("mcts-hard").username]))
     finally:
-        bot_strength._ratings.cache_clear()
+        bot_strength.forget()
     assert response.status_code == 200
     assert "Elo (Random = 0)" not in response.content.decode()

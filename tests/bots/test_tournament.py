@@ -298,6 +298,27 @@ def test_the_report_gives_each_claim_its_verdict_and_each_bot_its_elo(tmp_path):
     assert territories["mcts-easy"]["plus_minus"] > 0
 
 
+def test_the_report_writes_each_claims_verdict_per_game_and_table_for_the_level_choices(tmp_path):
+    met, missed, open_ = claim("easy-vs-random"), claim("greedy-vs-easy"), claim("hard-vs-medium", "gp02a", 3)
+    records = [record(met, i, i % 4 != 0) for i in range(40)]
+    records += [record(missed, i, i % 4 == 0) for i in range(40)]
+    records += [record(open_, i, i % 2 == 0) for i in range(6)]
+    records += [record(open_, i, True, fingerprint="old") for i in range(40)]  # other code: not counted
+    strength = tmp_path / "strength.json"
+    bots_report.write([met, missed, open_], records, "abc", doc=tmp_path / "BOTS.md", strength=strength)
+    written = json.loads(strength.read_text())
+    assert written["claims"] == {
+        "territories": {"2": {"easy-vs-random": "met", "greedy-vs-easy": "missed"}},
+        "gp02a": {"3": {"hard-vs-medium": "undecided"}},
+    }
+    decided = {kind: n for kind, n in written["claim_games"]["territories"]["2"].items()}
+    assert 0 < decided["easy-vs-random"] <= 40 and 0 < decided["greedy-vs-easy"] <= 40
+    assert written["claim_games"]["gp02a"]["3"] == {"hard-vs-medium": 6}
+    # The rest of the file is as before: the fingerprint reported on, and the Elo per game.
+    assert written["fingerprint"] == "abc" and written["anchor"] == "random"
+    assert set(written["games"]) == {"territories", "gp02a"} and written["written"]
+
+
 def test_the_report_names_the_machines_the_games_were_played_on(tmp_path):
     c = claim("easy-vs-random")
     records = [{**record(c, i, True, seconds=1800.0), "machine": "Xeon, 2 cores, CPython 3.11.7"} for i in range(3)]

@@ -9,6 +9,7 @@ Security Policy refuses scripts it did not serve, so the test's browser context 
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.urls import reverse
 
 from games import services
 from games.models import Match
@@ -51,6 +52,7 @@ def test_the_main_pages_have_no_axe_violations(asgi_server, browser, make_user):
     base = asgi_server
     ann, ben = make_user("ann"), make_user("ben")
     finished = in_thread(lambda: finished_by_random_play("dice-territory", [ann, ben, make_user("cy")], seed=3))
+    hard = in_thread(lambda: services.bot_account("mcts-hard"))
     found = {}
 
     visitor = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
@@ -67,6 +69,7 @@ def test_the_main_pages_have_no_axe_violations(asgi_server, browser, make_user):
         ("lobby", "/play/"),
         ("forum", "/forum/"),
         ("hall of fame", "/hall-of-fame/"),
+        ("a bot's page", reverse("player", args=[hard.username])),  # its budgets, verdicts and form
     ]:
         page.goto(f"{base}{path}")
         found[name] = violations(page)
