@@ -337,7 +337,8 @@ def test_a_lesson_is_served_in_the_readers_language_where_its_catalogue_translat
 def test_a_german_reader_gets_the_lesson_in_german_from_the_catalogue(client):
     response = client.get("/games/territories/learn/", headers={"Accept-Language": "de"})
     lesson = lesson_of(response)
-    assert lesson["title"] == "Bauernhäuser" and lesson["prompt"].startswith("Die acht gestrichelten Plätze nehmen Bauernhäuser auf")
+    assert lesson["title"] == "Bauernhäuser"
+    assert lesson["prompt"].startswith("Die acht gestrichelten Plätze nehmen Bauernhäuser auf")
     assert lesson["seat_names"][0].startswith("Du") and "Du spielst Gelb gegen Rot." in response.content.decode()
 
 
