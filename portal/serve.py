@@ -24,11 +24,13 @@ from __future__ import annotations
 import importlib
 import socket
 import sys
+from collections import OrderedDict
 
 import uvicorn.supervisors.multiprocess as multiprocess
 from uvicorn import Config, Server
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
+from websockets.frames import BINARY, TEXT, Frame
 from websockets.server import ServerProtocol
 
 # The module: ``uvicorn.main`` as an attribute is the command of the same name.
@@ -78,19 +80,66 @@ class OwnSocketSupervisor(multiprocess.Multiprocess):
 
 # zlib's level for the sockets' compression (permessage-deflate, which browsers ask for):
 # level 1 compresses a 4 KB match update in about 20 us instead of 43 at zlib's default (6),
-# for about 12% more bytes; every update is compressed once per socket, so with 250 spectators
-# the default cost a move about half again its CPU (docs/BENCHMARKS.md).
+# for about 12% more bytes.
 COMPRESSION_LEVEL = 1
+# How many compressed messages a process keeps for its other sockets (each at most
+# ``SHARED_MAX_BYTES`` long): a match's update goes to every socket of an audience at once.
+SHARED_MESSAGES = 256
+SHARED_MAX_BYTES = 64 * 1024
+_compressed: OrderedDict[tuple[int, bytes], bytes] = OrderedDict()
+
+
+class SharedDeflate(PerMessageDeflate):
+    """permessage-deflate that compresses a message once for every socket that sends it.
+
+    The server compresses each message on its own (``server_no_context_takeover``, which a
+    server may always ask for), so the same message compresses to the same bytes on every
+    socket, and a match's update, the same text for each of an audience's sockets, is
+    compressed once per process instead of once per socket (250 spectators: 250 times). The
+    price is a few more bytes: a message cannot refer to the ones before it."""
+
+    def encode(self, frame: Frame) -> Frame:
+        if not (frame.fin and frame.opcode in (TEXT, BINARY) and self.local_no_context_takeover):
+            return super().encode(frame)
+        if len(frame.data) > SHARED_MAX_BYTES:
+            return super().encode(frame)
+        key = (self.local_max_window_bits, bytes(frame.data))
+        data = _compressed.get(key)
+        if data is None:
+            data = bytes(super().encode(frame).data)
+            _compressed[key] = data
+            if len(_compressed) > SHARED_MESSAGES:
+                _compressed.popitem(last=False)
+        else:
+            _compressed.move_to_end(key)
+        return Frame(frame.opcode, data, True, True, frame.rsv2, frame.rsv3)
+
+
+class SharedDeflateFactory(ServerPerMessageDeflateFactory):
+    """Negotiates permessage-deflate as websockets does, with ``SharedDeflate`` on the socket."""
+
+    def process_request_params(self, params, accepted_extensions):
+        response, made = super().process_request_params(params, accepted_extensions)
+        shared = SharedDeflate(
+            made.remote_no_context_takeover,
+            made.local_no_context_takeover,
+            made.remote_max_window_bits,
+            made.local_max_window_bits,
+            made.compress_settings,
+        )
+        return response, shared
 
 
 class WebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol (websockets, sans I/O: uvicorn's default) with the same
-    compression settings, at zlib's ``COMPRESSION_LEVEL``."""
+    compression settings, at zlib's ``COMPRESSION_LEVEL``, each message compressed on its own
+    and once per process (``SharedDeflate``)."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         if self.config.ws_per_message_deflate:
-            deflate = ServerPerMessageDeflateFactory(
+            deflate = SharedDeflateFactory(
+                server_no_context_takeover=True,
                 server_max_window_bits=12,
                 client_max_window_bits=12,
                 compress_settings={"memLevel": 5, "level": COMPRESSION_LEVEL},

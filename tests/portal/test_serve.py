@@ -142,3 +142,36 @@ def test_the_sockets_compress_the_way_browsers_ask_and_cheaply(served):
         assert zlib.decompressobj(-zlib.MAX_WBITS).decompress(payload + b"\x00\x00\xff\xff").decode() == words()
         sizes[name] = len(payload)
     assert sizes["ours"] > sizes["theirs"], sizes
+
+
+def test_a_message_sent_to_many_sockets_is_compressed_once_and_each_reads_it_alone(served):
+    """Each message is compressed on its own (the server says so: server_no_context_takeover),
+    so the same update is the same bytes on every socket: compressed once per process, not
+    once per spectator, and each socket inflates it with nothing before it."""
+    import zlib
+
+    from tests.portal.pid_app import words
+
+    port = served(1, app="tests.portal.pid_app:update")
+    frames = [_first_frame(port) for _ in range(3)]
+    for agreed, payload in frames:
+        assert "server_no_context_takeover" in agreed
+        assert zlib.decompressobj(-zlib.MAX_WBITS).decompress(payload + b"\x00\x00\xff\xff").decode() == words()
+    assert len({payload for _, payload in frames}) == 1
+
+
+def test_the_same_message_is_compressed_once_for_every_socket_of_a_process():
+    from websockets.frames import TEXT, Frame
+
+    from portal.serve import SharedDeflate
+
+    def socket_extension():
+        return SharedDeflate(False, True, 12, 12, {"memLevel": 5, "level": 1})
+
+    update = ("{'version': 12, 'seat': 'blue'} " * 40).encode()
+    first = socket_extension().encode(Frame(TEXT, update))
+    second = socket_extension().encode(Frame(TEXT, bytes(update)))
+    assert first.rsv1 and second.rsv1 and first.fin
+    assert second.data is first.data  # the bytes compressed for the first socket, not again
+    other = socket_extension().encode(Frame(TEXT, update + b" "))
+    assert other.data != first.data
