@@ -6,7 +6,7 @@
 import * as boardView from "./board-view.js";
 import { showYourTurn } from "./your-turn.js";
 import { dateTimeText } from "./times.js";
-import { format, gettext, ngettext } from "./i18n.js";
+import { format, gettext, ngettext, say } from "./i18n.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -41,7 +41,8 @@ const els = {
 // The close code of a socket whose sign-in ended (live.credentials.SIGNED_OUT).
 const SIGNED_OUT = 4401;
 
-let payload = JSON.parse(document.getElementById("match-payload").textContent);
+// The engine's words in a snapshot are said in the page's language as it arrives (say).
+let payload = say(JSON.parse(document.getElementById("match-payload").textContent));
 let renderer = null;
 let socket = null;
 let retry = 0;
@@ -463,7 +464,8 @@ function keepFocus() {
   (same || els.board).focus({ preventScroll: true });
 }
 
-function applySnapshot(snapshot) {
+function applySnapshot(update) {
+  const snapshot = say(update);
   const statusChanged = payload.status !== snapshot.status;
   // A player who resigned or ran out of time watches from now on: the header and buttons
   // around the board say so once the page is drawn again.
