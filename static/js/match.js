@@ -71,10 +71,16 @@ function seatName(index) {
   return (payload.seat_names || [])[index] || format(gettext("Seat %(number)s"), { number: index + 1 });
 }
 
-// An action in plain words, with the seat it names ("Seat 2 plays first", counted from 1)
-// called by its name: "Greedy (red) plays first".
+// An action in plain words, with the seat it names ("Seat 2 plays first", counted from 1, in
+// the page's language) called by its name: "Greedy (red) plays first".
+const seatWord = gettext("Seat %(number)s")
+  .split("%(number)s")
+  .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+  .join("(\\d+)");
+const seatPattern = new RegExp(`(?<![\\p{L}\\d])${seatWord}(?![\\p{L}\\d])`, "gu");
+
 function moveWords(label) {
-  return String(label).replace(/\bSeat (\d+)\b/g, (whole, n) => (payload.seat_names || [])[n - 1] || whole);
+  return String(label).replace(seatPattern, (whole, n) => (payload.seat_names || [])[n - 1] || whole);
 }
 
 function act(action) {
