@@ -59,15 +59,43 @@ def refusal(exc: Exception) -> str:
 def wired(value: Any) -> Any:
     """``value`` with each ``Text`` in it (in a list, a tuple or a dict's values, at any depth)
     in its compact form (``Text.wire``); what holds none is returned as it is, not copied."""
-    if isinstance(value, Text):
+    kind = type(value)
+    if kind is Text:
         return value.wire()
-    if isinstance(value, dict):
-        changed = {k: wired(v) for k, v in value.items()}
-        return changed if any(changed[k] is not v for k, v in value.items()) else value
-    if isinstance(value, (list, tuple)):
-        items = [wired(v) for v in value]
-        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
+    if kind is list or kind is tuple:
+        items = None
+        for i, item in enumerate(value):
+            if type(item) in _HOLDERS:
+                said = wired(item)
+                if said is not item:
+                    if items is None:
+                        items = list(value)
+                    items[i] = said
+        return value if items is None else items
+    if kind is dict:
+        changed = None
+        for key, item in value.items():
+            if type(item) in _HOLDERS:
+                said = wired(item)
+                if said is not item:
+                    if changed is None:
+                        changed = dict(value)
+                    changed[key] = said
+        return value if changed is None else changed
     return value
+
+
+# What may hold a ``Text`` (a ``Text`` itself included): anything else is passed over unread.
+_HOLDERS = frozenset({Text, list, tuple, dict})
+
+
+def wired_view(view: dict, keys: tuple[str, ...]) -> dict:
+    """``wired`` for an engine's view, looking only under ``keys`` (``State.text_keys``): the
+    view itself when nothing there is a ``Text``, else a shallow copy."""
+    changed = {k: wired(view[k]) for k in keys if k in view}
+    if all(changed[k] is view[k] for k in changed):
+        return view
+    return {**view, **changed}
 
 
 def _is_wired(value: Any) -> bool:

@@ -10,7 +10,7 @@ from django.db.models import Exists, OuterRef, Prefetch
 from django.utils import timezone
 
 from . import replays, state_cache
-from .engine_text import wired
+from .engine_text import wired, wired_view
 from .engines import get_game
 from .models import ChatMessage, Match, Move, Seat
 from .outcome import outcome_words
@@ -264,11 +264,12 @@ def audience_payloads(
             if known is view or known == view:
                 return part
         names = seat_names(usernames, view.get("seat_colours"))
-        part = '"seat_names": ' + json.dumps(wired(names)) + ', "view": ' + json.dumps(wired(view))
+        part = '"seat_names": ' + json.dumps(wired(names)) + ', "view": ' + json.dumps(wired_view(view, text_keys))
         encoded.append((view, part))
         return part
 
     public = spectator_view if spectator_view is not None else state.view(None)
+    text_keys = state.text_keys
 
     def text(seat: int | None) -> str:
         # The keys and their order as ``_own_payload``'s.

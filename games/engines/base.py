@@ -264,6 +264,10 @@ class State:
     # the others do not): the site then builds and sends one view for all. Wrong only the safe
     # way: a seat sent the spectator's view sees less, never more.
     views_alike: ClassVar[bool] = False
+    # The keys of a view under which it says something in words (``Text``): the site looks
+    # for them there only, so that it finds them without reading the whole view. A word put
+    # anywhere else would reach every reader in English.
+    text_keys: ClassVar[tuple[str, ...]] = ("prompt", "tie_breaks", "score_breakdown")
 
     def current_player(self) -> int:
         """A seat (0..num_players-1), ``CHANCE`` or ``TERMINAL``."""

@@ -217,6 +217,7 @@ def _select(strings: tuple[str, ...], mask: int) -> list[str]:
 
 class ChitTerritoryState(State):
     views_alike = True  # every seat sees the whole position, as a spectator does
+    text_keys = (*State.text_keys, "end")
     __slots__ = (
         "_breakdown",
         "_scored",

@@ -222,6 +222,7 @@ SEAT_COLOURS = ("blue", "red", "green", "pink", "orange", "sky")
 
 
 class DiceTerritoryState(State):
+    text_keys = (*State.text_keys, "card", "cards_played", "last_chance")
     __slots__ = (
         "_legal",
         "card",

@@ -272,6 +272,7 @@ GROUP_POINTS = tuple(group_points(size) for size in range(NUM_FIELDS + 1))
 
 class GP02AState(State):
     views_alike = True  # every seat sees the whole position, as a spectator does
+    text_keys = (*State.text_keys, "dummy")
     __slots__ = (
         "_legal",
         "bag",

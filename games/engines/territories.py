@@ -314,6 +314,7 @@ class Territories(Game):
 
 class TerritoriesState(State):
     views_alike = True  # every seat sees the whole position, as a spectator does
+    text_keys = (*State.text_keys, "open_end_name")
     __slots__ = (
         "game",
         "num_players",

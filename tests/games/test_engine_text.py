@@ -52,8 +52,12 @@ def said_in_a_random_game(slug: str, seed: int) -> list[Text]:
     said: list = [list(engine.tie_breaks)]
     earlier: list[str] = []
     while True:
-        said += [state.prompt(), state.prompt_others(), state.end_words(), state.view(None)]
-        said += [state.view(seat) for seat in range(n)]
+        views = [state.view(seat) for seat in (None, *range(n))]
+        for view in views:
+            # The live updates look for words under the keys the engine names only.
+            elsewhere = [key for key, value in view.items() if key not in state.text_keys and any(texts_in(value))]
+            assert not elsewhere, f"{slug} says words under {elsewhere}, which stay English on the match page"
+        said += [state.prompt(), state.prompt_others(), state.end_words(), *views]
         said += [engine.action_label(action) for action in state.legal_actions()]
         for action in earlier[:3]:
             try:
