@@ -229,6 +229,13 @@ def new_moves_json(match: Match, state, new_moves: list[tuple[int, int | None, s
     ]
 
 
+@functools.lru_cache(maxsize=4096)
+def _seat_names_text(usernames: tuple, colours: tuple | None) -> str:
+    """``seat_names`` as the match page reads them (``engine_text.wired``), as JSON text: a pure
+    function of the players and their colours, which a match keeps from move to move."""
+    return json.dumps(wired(seat_names(usernames, colours)))
+
+
 def audience_payloads(
     match: Match,
     seats: list[Seat],
@@ -252,7 +259,7 @@ def audience_payloads(
         shared["new_moves"] = new_moves_json(match, state, new_moves)
     shared = wired_payload(shared)
     head = '{"type": "snapshot", ' + json.dumps(shared)[1:-1] + ", "
-    usernames = [s["username"] for s in seats_part]
+    usernames = tuple(s["username"] for s in seats_part)
     # Audiences that see the same share one serialised view, with the seat names it implies:
     # every seat of a game whose views are alike (``State.views_alike``) sees the spectator's,
     # and a seat's own view equal to one already serialised reuses its text. A view that
@@ -263,8 +270,9 @@ def audience_payloads(
         for known, part in encoded:
             if known is view or known == view:
                 return part
-        names = seat_names(usernames, view.get("seat_colours"))
-        part = '"seat_names": ' + json.dumps(wired(names)) + ', "view": ' + json.dumps(wired_view(view, text_keys))
+        colours = view.get("seat_colours")
+        names = _seat_names_text(usernames, tuple(colours) if colours else None)
+        part = '"seat_names": ' + names + ', "view": ' + json.dumps(wired_view(view, text_keys))
         encoded.append((view, part))
         return part
 

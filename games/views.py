@@ -392,4 +392,6 @@ def match_replay(request, match_id):
     match = _visible_match(request, match_id)
     if not match.is_over:
         raise Http404("The replay is published when the match is over")
-    return JsonResponse(selectors.replay(match), json_dumps_params={"separators": (",", ":")})
+    # The engine's words in the compact form the page says in its language (``engine_text``).
+    replay = engine_text.wired(selectors.replay(match))
+    return JsonResponse(replay, json_dumps_params={"separators": (",", ":")})

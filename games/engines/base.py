@@ -28,10 +28,6 @@ def gettext_noop(message: str) -> str:
     return message
 
 
-def _english(value: Any) -> Any:
-    return value if isinstance(value, (int, float)) else str(value)
-
-
 class Text(str):
     """A sentence an engine says to people: the English sentence itself (so whatever treats it
     as a ``str``, bots, records, the API and the tests, reads English), with the template it
@@ -43,8 +39,8 @@ class Text(str):
     params: dict[str, Any]
 
     def __new__(cls, msgid: str, **params: Any) -> Text:
-        english = msgid % {k: _english(v) for k, v in params.items()} if params else msgid
-        text = super().__new__(cls, english)
+        # Made on the move path (every view's headline): kept to the bare minimum.
+        text = str.__new__(cls, msgid % params if params else msgid)
         text.msgid = msgid
         text.params = params
         return text
@@ -55,9 +51,10 @@ class Text(str):
     def wire(self) -> dict:
         """The compact form the match page reads: ``{"t": msgid}``, with ``"p": {name: value}``
         when it has values (a value that is a ``Text`` in this form too)."""
-        if not self.params:
+        params = self.params
+        if not params:
             return {"t": self.msgid}
-        return {"t": self.msgid, "p": {k: v.wire() if isinstance(v, Text) else v for k, v in self.params.items()}}
+        return {"t": self.msgid, "p": {k: v.wire() if type(v) is Text else v for k, v in params.items()}}
 
 
 def _text(msgid: str, params: dict[str, Any]) -> Text:

@@ -685,7 +685,7 @@ function loadReplay() {
   replayLoad = fetch(`/matches/${matchId}/replay.json${q}`, { credentials: "same-origin" })
     .then((res) => (res.ok ? res.json() : Promise.reject(new Error(String(res.status)))))
     .then((replay) => {
-      replayFrames = replayFramesOf(replay);
+      replayFrames = replayFramesOf(say(replay));
       replayIndex = replayFrames.length - 1;
       for (const move of replayAsked.splice(0)) replayIndex = move(replayIndex, replayFrames.length - 1);
       showFrame();
