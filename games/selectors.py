@@ -257,7 +257,9 @@ def audience_payloads(
     shared = _shared_payload(match, state, seats_part, clock_json(match))
     if new_moves is not None:
         shared["new_moves"] = new_moves_json(match, state, new_moves)
-    shared = wired_payload(shared)
+    for key in ("prompt_others", "outcome", "new_moves"):  # the engine's words (``wired_payload``)
+        if key in shared:
+            shared[key] = wired(shared[key])
     head = '{"type": "snapshot", ' + json.dumps(shared)[1:-1] + ", "
     usernames = tuple(s["username"] for s in seats_part)
     # Audiences that see the same share one serialised view, with the seat names it implies:

@@ -56,6 +56,9 @@ class Text(str):
             return {"t": self.msgid}
         return {"t": self.msgid, "p": {k: v.wire() if type(v) is Text else v for k, v in params.items()}}
 
+    def __deepcopy__(self, memo: dict) -> Text:
+        return self  # immutable, as a str is
+
 
 def _text(msgid: str, params: dict[str, Any]) -> Text:
     return Text(msgid, **params)

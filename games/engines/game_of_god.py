@@ -50,6 +50,8 @@ SIDE_WORDS = (
     Text(gettext_noop("South")),
     Text(gettext_noop("West")),
 )
+# A line of each side's score breakdown, by the side whose goal area it counts.
+PIECES_IN_GOAL = tuple(Text(gettext_noop("Pieces in %(side)s's goal area"), side=side) for side in SIDE_WORDS)
 # Direction d heads towards edge d: 0 north (row - 1), 1 east, 2 south, 3 west.
 DELTAS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
@@ -851,13 +853,7 @@ class GameOfGodState(State):
                 home = goal_owner[sq]
                 if home != -1 and home != s and board[sq]:
                     per_goal[home] += board[sq].count(s)
-            breakdown.append(
-                [
-                    [Text(gettext_noop("Pieces in %(side)s's goal area"), side=self.side_word(o)), per_goal[o]]
-                    for o in range(n)
-                    if o != s
-                ]
-            )
+            breakdown.append([[PIECES_IN_GOAL[self.layout.sides[o]], per_goal[o]] for o in range(n) if o != s])
         challenge_from = SQUARE_NAMES[self.moved_square] if self.step in (CHALLENGE, DICE, DEFENDER) else None
         view.update(
             {
