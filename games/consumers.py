@@ -260,4 +260,4 @@ class MatchConsumer(JsonSocket):
                 match = selectors.match_with_seats(self.match_id)
         except services.MatchError:
             pass  # the match changed meanwhile: its snapshot as read still stands
-        return selectors.match_payload(match, self.user)
+        return selectors.match_payload(match, self.user, wire=True)

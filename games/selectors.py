@@ -10,6 +10,7 @@ from django.db.models import Exists, OuterRef, Prefetch
 from django.utils import timezone
 
 from . import replays, state_cache
+from .engine_text import wired, wired_view
 from .engines import get_game
 from .models import ChatMessage, Match, Move, Seat
 from .outcome import outcome_words
@@ -109,8 +110,9 @@ def action_label(game: str, action: str) -> str:
 
 @functools.lru_cache(maxsize=16384)
 def _legal_action_text(game: str, action: str) -> str:
-    """One entry of ``legal_actions_json`` as JSON text (a pure function of the two)."""
-    return json.dumps({"action": action, "label": action_label(game, action)})
+    """One entry of ``legal_actions_json`` as JSON text, its label in the compact form the match
+    page says in its language (``engine_text.wired``; a pure function of the two)."""
+    return json.dumps({"action": action, "label": wired(action_label(game, action))})
 
 
 def _to_act(match: Match, state, seat: int | None) -> bool:
@@ -191,12 +193,25 @@ def headline(payload: dict) -> str:
     return view.get("prompt", "") if mine else payload["prompt_others"]
 
 
-def match_payload(match: Match, user, *, chat: bool = True) -> dict:
+# The parts of a snapshot in which the engines' words are, in the compact form on the match page.
+_WIRED_KEYS = ("prompt_others", "outcome", "seat_names", "view", "legal_actions", "new_moves")
+
+
+def wired_payload(payload: dict) -> dict:
+    """``payload`` as the match page reads it: every engine text in it in its compact form
+    (``engine_text.wired``), which the page says in its own language."""
+    return {**payload, **{k: wired(payload[k]) for k in _WIRED_KEYS if k in payload}}
+
+
+def match_payload(match: Match, user, *, chat: bool = True, wire: bool = False) -> dict:
     """The snapshot a person gets: their seat's view, their legal actions, seats, clocks (who
-    is to move and by when), chat."""
+    is to move and by when), chat. ``wire``: for the match page (``wired_payload``); without
+    it every text is the engine's English (the API)."""
     seats = list(match.seats.all())
     state = state_cache.load(match)
     payload = _payload(match, state, seat_of(match, user, seats), seats_json(match, seats), clock_json(match))
+    if wire:
+        payload = wired_payload(payload)
     if chat:
         shown = ChatMessage.objects.filter(match=match, hidden_at__isnull=True)  # not hidden by a moderator
         messages = list(shown.select_related("user").order_by("-created_at")[:CHAT_HISTORY])
@@ -212,6 +227,13 @@ def new_moves_json(match: Match, state, new_moves: list[tuple[int, int | None, s
         {"index": index, "seat": seat, "action": public[index], "label": action_label(match.game, public[index])}
         for index, seat, _ in new_moves
     ]
+
+
+@functools.lru_cache(maxsize=4096)
+def _seat_names_text(usernames: tuple, colours: tuple | None) -> str:
+    """``seat_names`` as the match page reads them (``engine_text.wired``), as JSON text: a pure
+    function of the players and their colours, which a match keeps from move to move."""
+    return json.dumps(wired(seat_names(usernames, colours)))
 
 
 def audience_payloads(
@@ -235,8 +257,11 @@ def audience_payloads(
     shared = _shared_payload(match, state, seats_part, clock_json(match))
     if new_moves is not None:
         shared["new_moves"] = new_moves_json(match, state, new_moves)
+    for key in ("prompt_others", "outcome", "new_moves"):  # the engine's words (``wired_payload``)
+        if key in shared:
+            shared[key] = wired(shared[key])
     head = '{"type": "snapshot", ' + json.dumps(shared)[1:-1] + ", "
-    usernames = [s["username"] for s in seats_part]
+    usernames = tuple(s["username"] for s in seats_part)
     # Audiences that see the same share one serialised view, with the seat names it implies:
     # every seat of a game whose views are alike (``State.views_alike``) sees the spectator's,
     # and a seat's own view equal to one already serialised reuses its text. A view that
@@ -247,12 +272,14 @@ def audience_payloads(
         for known, part in encoded:
             if known is view or known == view:
                 return part
-        names = seat_names(usernames, view.get("seat_colours"))
-        part = '"seat_names": ' + json.dumps(names) + ', "view": ' + json.dumps(view)
+        colours = view.get("seat_colours")
+        names = _seat_names_text(usernames, tuple(colours) if colours else None)
+        part = '"seat_names": ' + names + ', "view": ' + json.dumps(wired_view(view, text_keys))
         encoded.append((view, part))
         return part
 
     public = spectator_view if spectator_view is not None else state.view(None)
+    text_keys = state.text_keys
 
     def text(seat: int | None) -> str:
         # The keys and their order as ``_own_payload``'s.

@@ -3,6 +3,7 @@ import json
 from urllib.parse import urlencode
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
@@ -17,7 +18,7 @@ from portal import page_cache, refusals
 from portal.pagination import paginate
 from portal.viewer import viewer
 
-from . import analysis_chart, bot_strength, exports, records, sections, selectors, services, state_cache
+from . import analysis_chart, bot_strength, engine_text, exports, records, sections, selectors, services, state_cache
 from .bots import bot_label, bot_names
 from .engines import all_games, get_game
 from .forms import MatchCreateForm, PlayComputerForm
@@ -222,8 +223,10 @@ def _match_page(request, match_id):
     mine = [s for s in match.seats.all() if request.user.is_authenticated and s.user_id == request.user.pk]
     context = {
         "match": match,
-        "payload": payload,
-        "headline": selectors.headline(payload),
+        # The engine's words in the compact form, which the page says with ``engine_text``.
+        "payload": selectors.wired_payload(payload),
+        "engine_text": engine_text.catalogue(match.game, translation.get_language() or settings.LANGUAGE_CODE),
+        "headline": engine_text.translated(selectors.headline(payload)),
         "token": _token(request, match_id) or "",
         "is_creator": is_creator,
         "can_abort": is_creator and selectors.can_abort(match),
@@ -235,7 +238,9 @@ def _match_page(request, match_id):
         # the level below at this table (the file is read once per process: no query).
         "level_notes": bot_strength.level_notes(match.game, match.num_players),
         "can_chat": services.can_chat(match, request.user),
-        **_analysis_context(request, match, payload.get("seat_names") or [], seated=bool(mine)),
+        **_analysis_context(
+            request, match, [engine_text.translated(n) for n in payload.get("seat_names") or []], seated=bool(mine)
+        ),
     }
     return page_cache.keep_at_most(render(request, "games/match.html", context), _kept_seconds(match))
 
@@ -268,7 +273,8 @@ def match_analysis_request_view(request, match_id):
 def match_analysis_view(request, match_id):
     """The analysis panel alone, for the match page to put in once the analysis is done."""
     match = _visible_match(request, match_id)
-    context = _analysis_context(request, match, selectors.match_payload(match, request.user, chat=False)["seat_names"])
+    names = selectors.match_payload(match, request.user, chat=False)["seat_names"]
+    context = _analysis_context(request, match, [engine_text.translated(n) for n in names])
     if not context["can_analyse"]:
         raise Http404("No analysis of this match")
     return render(request, "games/_analysis.html", {"match": match, **context})
@@ -389,4 +395,6 @@ def match_replay(request, match_id):
     match = _visible_match(request, match_id)
     if not match.is_over:
         raise Http404("The replay is published when the match is over")
-    return JsonResponse(selectors.replay(match), json_dumps_params={"separators": (",", ":")})
+    # The engine's words in the compact form the page says in its language (``engine_text``).
+    replay = engine_text.wired(selectors.replay(match))
+    return JsonResponse(replay, json_dumps_params={"separators": (",", ":")})

@@ -22,8 +22,100 @@ TERMINAL = -2
 COLUMNS = "abcdefghijklmnopqrstuvwxyz"
 
 
+def gettext_noop(message: str) -> str:
+    """Marks ``message`` as an English template the site translates (``make messages`` finds
+    it by this name); returns it unchanged. Engines never translate anything themselves."""
+    return message
+
+
+class Text(str):
+    """A sentence an engine says to people: the English sentence itself (so whatever treats it
+    as a ``str``, bots, records, the API and the tests, reads English), with the template it
+    was made from (``msgid``, marked by ``gettext_noop``, placeholders as ``%(name)s``) and its
+    values (``params``), so the site can say it in the reader's language. A value may itself be
+    a ``Text`` (a colour's name), said in the same language."""
+
+    msgid: str
+    params: dict[str, Any]
+
+    def __new__(cls, msgid: str, **params: Any) -> Text:
+        # Made on the move path (every view's headline): kept to the bare minimum.
+        text = str.__new__(cls, msgid % params if params else msgid)
+        text.msgid = msgid
+        text.params = params
+        return text
+
+    def __reduce__(self):
+        return (_text, (self.msgid, self.params))
+
+    def wire(self) -> dict:
+        """The compact form the match page reads: ``{"t": msgid}``, with ``"p": {name: value}``
+        when it has values (a value that is a ``Text`` in this form too)."""
+        params = self.params
+        if not params:
+            return {"t": self.msgid}
+        return {"t": self.msgid, "p": {k: v.wire() if type(v) is Text else v for k, v in params.items()}}
+
+    def __deepcopy__(self, memo: dict) -> Text:
+        return self  # immutable, as a str is
+
+
+def _text(msgid: str, params: dict[str, Any]) -> Text:
+    return Text(msgid, **params)
+
+
+def listed(items: list) -> Any:
+    """Items joined in words: "a", "a and b", "a, b and c" (each item a ``Text`` or a value;
+    one item is itself)."""
+    if len(items) == 1:
+        return items[0]
+    text = Text(gettext_noop("%(first)s and %(last)s"), first=items[-2], last=items[-1])
+    for item in reversed(items[:-2]):
+        text = Text(gettext_noop("%(first)s, %(rest)s"), first=item, rest=text)
+    return text
+
+
+# Every seat colour of the games, by the name the views use (as a word in a sentence, and as
+# the name of the seat to move that begins one).
+COLOUR_WORDS: dict[str, Text] = {
+    "blue": Text(gettext_noop("blue")),
+    "red": Text(gettext_noop("red")),
+    "green": Text(gettext_noop("green")),
+    "yellow": Text(gettext_noop("yellow")),
+    "purple": Text(gettext_noop("purple")),
+    "vermilion": Text(gettext_noop("vermilion")),
+    "teal": Text(gettext_noop("teal")),
+    "pink": Text(gettext_noop("pink")),
+    "orange": Text(gettext_noop("orange")),
+    "sky": Text(gettext_noop("sky")),
+}
+COLOUR_TITLES: dict[str, Text] = {
+    "blue": Text(gettext_noop("Blue")),
+    "red": Text(gettext_noop("Red")),
+    "green": Text(gettext_noop("Green")),
+    "yellow": Text(gettext_noop("Yellow")),
+    "purple": Text(gettext_noop("Purple")),
+    "vermilion": Text(gettext_noop("Vermilion")),
+    "teal": Text(gettext_noop("Teal")),
+    "pink": Text(gettext_noop("Pink")),
+    "orange": Text(gettext_noop("Orange")),
+    "sky": Text(gettext_noop("Sky")),
+}
+
+
+def colour_word(name: str) -> Text | str:
+    """A colour of the views ("blue") as a word in a sentence."""
+    return COLOUR_WORDS.get(name, name)
+
+
+def colour_title(name: str) -> Text | str:
+    """A colour of the views as the name of a seat ("Blue")."""
+    return COLOUR_TITLES.get(name, name.capitalize())
+
+
 class IllegalAction(ValueError):
-    """An action that the rules do not allow here. The message says why, in plain words."""
+    """An action that the rules do not allow here. The message says why, in plain words (a
+    ``Text``, so the site can say it in the reader's language)."""
 
 
 @dataclass(frozen=True)
@@ -43,15 +135,15 @@ class Option:
     values: Callable[[int], tuple[int, ...]] | None = None
 
 
-def describe_numbers(values: tuple[int, ...]) -> str:
+def describe_numbers(values: tuple[int, ...]) -> Text:
     """``(2, 4, 6)`` -> "an even number from 2 to 6"; ``(1, 2, 3)`` -> "a number from 1 to 3"."""
     if len(values) > 2:
         steps = {b - a for a, b in pairwise(values)}
         if steps == {1}:
-            return f"a number from {values[0]} to {values[-1]}"
+            return Text(gettext_noop("a number from %(low)s to %(high)s"), low=values[0], high=values[-1])
         if steps == {2} and values[0] % 2 == 0:
-            return f"an even number from {values[0]} to {values[-1]}"
-    return "one of " + ", ".join(str(v) for v in values)
+            return Text(gettext_noop("an even number from %(low)s to %(high)s"), low=values[0], high=values[-1])
+    return Text(gettext_noop("one of %(numbers)s"), numbers=", ".join(str(v) for v in values))
 
 
 @dataclass(frozen=True)
@@ -172,6 +264,10 @@ class State:
     # the others do not): the site then builds and sends one view for all. Wrong only the safe
     # way: a seat sent the spectator's view sees less, never more.
     views_alike: ClassVar[bool] = False
+    # The keys of a view under which it says something in words (``Text``): the site looks
+    # for them there only, so that it finds them without reading the whole view. A word put
+    # anywhere else would reach every reader in English.
+    text_keys: ClassVar[tuple[str, ...]] = ("prompt", "tie_breaks", "score_breakdown")
 
     def current_player(self) -> int:
         """A seat (0..num_players-1), ``CHANCE`` or ``TERMINAL``."""
@@ -274,6 +370,6 @@ def square_name(col: int, row: int) -> str:
 def split_action(action: str) -> tuple[str, str]:
     """``"put:red@e3"`` -> ("put", "red@e3"); ``"roll"`` -> ("roll", "")."""
     if not isinstance(action, str) or not action or len(action) > 64:
-        raise IllegalAction(f"{action!r} is not an action.")
+        raise IllegalAction(Text(gettext_noop("%(action)s is not an action."), action=repr(action)))
     verb, _, arg = action.partition(":")
     return verb, arg

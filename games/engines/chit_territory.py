@@ -23,6 +23,9 @@ from .base import (
     IllegalAction,
     Option,
     State,
+    Text,
+    colour_title,
+    gettext_noop,
     places_from_keys,
     square_name,
 )
@@ -31,6 +34,52 @@ from .base import (
 TYPES = ("temple", "castle", "town", "farm", "mine", "palace", "army")
 SEAT_COLOURS = ("blue", "vermilion", "teal", "purple")  # as the board draws each seat
 PLURALS = ("temples", "castles", "towns", "farms", "mines", "palaces", "armies")
+# The words of the chits, by type (a word each, and whole labels, since the article and the
+# case of a chit's name differ between languages).
+TYPE_WORDS = (
+    Text(gettext_noop("temple")),
+    Text(gettext_noop("castle")),
+    Text(gettext_noop("town")),
+    Text(gettext_noop("farm")),
+    Text(gettext_noop("mine")),
+    Text(gettext_noop("palace")),
+    Text(gettext_noop("army")),
+)
+PLURAL_WORDS = (
+    Text(gettext_noop("temples")),
+    Text(gettext_noop("castles")),
+    Text(gettext_noop("towns")),
+    Text(gettext_noop("farms")),
+    Text(gettext_noop("mines")),
+    Text(gettext_noop("palaces")),
+    Text(gettext_noop("armies")),
+)
+DRAW_LABELS = (
+    Text(gettext_noop("Draw a temple")),
+    Text(gettext_noop("Draw a castle")),
+    Text(gettext_noop("Draw a town")),
+    Text(gettext_noop("Draw a farm")),
+    Text(gettext_noop("Draw a mine")),
+    Text(gettext_noop("Draw a palace")),
+    Text(gettext_noop("Draw an army")),
+)
+DISCARD_LABELS = (
+    Text(gettext_noop("Discard a temple")),
+    Text(gettext_noop("Discard a castle")),
+    Text(gettext_noop("Discard a town")),
+    Text(gettext_noop("Discard a farm")),
+    Text(gettext_noop("Discard a mine")),
+    Text(gettext_noop("Discard a palace")),
+    Text(gettext_noop("Discard an army")),
+)
+BUILD_LABELS = (
+    gettext_noop("Build a temple on %(plot)s"),
+    gettext_noop("Build a castle on %(plot)s"),
+    gettext_noop("Build a town on %(plot)s"),
+    gettext_noop("Build a farm on %(plot)s"),
+    gettext_noop("Build a mine on %(plot)s"),
+    gettext_noop("Build a palace on %(plot)s"),
+)
 TEMPLE, CASTLE, TOWN, FARM, MINE, PALACE, ARMY = range(7)
 STRUCTURES = range(6)
 NT = 7  # chit types per player
@@ -168,6 +217,7 @@ def _select(strings: tuple[str, ...], mask: int) -> list[str]:
 
 class ChitTerritoryState(State):
     views_alike = True  # every seat sees the whole position, as a spectator does
+    text_keys = (*State.text_keys, "end")
     __slots__ = (
         "_breakdown",
         "_scored",
@@ -347,18 +397,20 @@ class ChitTerritoryState(State):
 
     def apply(self, action: str) -> None:
         if type(action) is not str:
-            raise IllegalAction(f"{action!r} is not an action.")
+            raise IllegalAction(Text(gettext_noop("%(action)s is not an action."), action=repr(action)))
         parsed = ACTIONS.get(action)
         if parsed is None:
-            raise IllegalAction(f"{action[:40]!r} is not an action of this game.")
+            raise IllegalAction(
+                Text(gettext_noop("%(action)s is not an action of this game."), action=repr(action[:40]))
+            )
         kind, a, b = parsed
         phase = self.phase
         p = self.player
         if phase == OVER:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(Text(gettext_noop("The game is over.")))
         if kind == _BUILD:
             if phase != BUILD:
-                raise IllegalAction("It is not the time to build.")
+                raise IllegalAction(Text(gettext_noop("It is not the time to build.")))
             if not (self.masks[a] >> b) & 1:
                 raise IllegalAction(self._why_not_build(a, b))
             self._place(a, b, p)
@@ -372,10 +424,10 @@ class ChitTerritoryState(State):
                 self._proceed(DISCARD)
         elif kind == _DRAW:
             if phase != DRAW:
-                raise IllegalAction("No chit is being drawn now.")
+                raise IllegalAction(Text(gettext_noop("No chit is being drawn now.")))
             i = p * NT + a
             if not self.cups[i]:
-                raise IllegalAction(f"The cup holds no {TYPES[a]}.")
+                raise IllegalAction(Text(gettext_noop("The cup holds no %(chit)s."), chit=TYPE_WORDS[a]))
             self.cups[i] -= 1
             self.cup_total[p] -= 1
             self.reserve[i] += 1
@@ -385,10 +437,10 @@ class ChitTerritoryState(State):
             self._proceed(DRAW)
         elif kind == _DISCARD:
             if phase != DISCARD:
-                raise IllegalAction("It is not the time to discard.")
+                raise IllegalAction(Text(gettext_noop("It is not the time to discard.")))
             i = p * NT + a
             if not self.reserve[i]:
-                raise IllegalAction(f"Your reserve holds no {TYPES[a]}.")
+                raise IllegalAction(Text(gettext_noop("Your reserve holds no %(chit)s."), chit=TYPE_WORDS[a]))
             self.reserve[i] -= 1
             self.reserve_total[p] -= 1
             self.discard[i] += 1
@@ -396,12 +448,12 @@ class ChitTerritoryState(State):
             self._proceed(DISCARD)
         elif kind == _WAR:
             if phase != WAR:
-                raise IllegalAction("It is not the time for war.")
+                raise IllegalAction(Text(gettext_noop("It is not the time for war.")))
             owner = self.board_owner[a]
             if owner < 0:
-                raise IllegalAction(f"{PLOT_NAMES[a]} is empty.")
+                raise IllegalAction(Text(gettext_noop("%(plot)s is empty."), plot=PLOT_NAMES[a]))
             if owner == p:
-                raise IllegalAction(f"The structure on {PLOT_NAMES[a]} is your own.")
+                raise IllegalAction(Text(gettext_noop("The structure on %(plot)s is your own."), plot=PLOT_NAMES[a]))
             t = self.board_type[a]
             self._remove(a)
             self.discard[owner * NT + t] += 1
@@ -413,13 +465,13 @@ class ChitTerritoryState(State):
             self._proceed(BUILD)
         elif kind == _PEACE:
             if phase != WAR:
-                raise IllegalAction("It is not the time for war or peace.")
+                raise IllegalAction(Text(gettext_noop("It is not the time for war or peace.")))
             self._proceed(BUILD)
         else:  # _FIRST
             if phase != SETUP:
-                raise IllegalAction("The first player is already chosen.")
+                raise IllegalAction(Text(gettext_noop("The first player is already chosen.")))
             if a >= self.num_players:
-                raise IllegalAction(f"There is no seat {a}.")
+                raise IllegalAction(Text(gettext_noop("There is no seat %(seat)s."), seat=a))
             self.first = a
             self.player = a
             self.round = 1
@@ -474,33 +526,47 @@ class ChitTerritoryState(State):
         return self._headline(None)
 
     def prompt_others(self) -> str:
-        return self._headline(SEAT_COLOURS[self.player].capitalize() if 0 <= self.player < self.num_players else "")
+        return self._headline(colour_title(SEAT_COLOURS[self.player]) if 0 <= self.player < self.num_players else "")
 
-    def _headline(self, name: str | None) -> str:
+    def _headline(self, name: Text | str | None) -> str:
         """What the seat to move does now: said to it (``name`` None) or about it, by ``name``."""
         phase = self.phase
         p = self.player
         if phase == SETUP:
-            return "Choose the first player." if name is None else "Chance chooses the first player."
+            if name is None:
+                return Text(gettext_noop("Choose the first player."))
+            return Text(gettext_noop("Chance chooses the first player."))
         if phase == DRAW:
             number = 3 - self.draws_left if self.draws_left <= 2 else 1
             if name is None:
-                return f"Draw chit {number} of 2 from player {p}'s cup."
-            return f"{name} draws chit {number} of 2 from their cup."
+                return Text(
+                    gettext_noop("Draw chit %(number)s of 2 from player %(player)s's cup."), number=number, player=p
+                )
+            return Text(gettext_noop("%(name)s draws chit %(number)s of 2 from their cup."), name=name, number=number)
         if phase == WAR:
             if name is None:
-                return "War or peace? Spend an army to remove an opponent's structure, or make peace."
-            return f"{name}: war or peace? {name} may spend an army to remove an opponent's structure, or make peace."
+                return Text(
+                    gettext_noop("War or peace? Spend an army to remove an opponent's structure, or make peace.")
+                )
+            return Text(
+                gettext_noop(
+                    "%(name)s: war or peace? %(name)s may spend an army to remove an opponent's structure, "
+                    "or make peace."
+                ),
+                name=name,
+            )
         if phase == BUILD:
             if name is None:
-                return "Build one structure from your reserve on an empty plot."
-            return f"{name} builds one structure from their reserve on an empty plot."
+                return Text(gettext_noop("Build one structure from your reserve on an empty plot."))
+            return Text(gettext_noop("%(name)s builds one structure from their reserve on an empty plot."), name=name)
         if phase == DISCARD:
             extra = self.reserve_total[p] - RESERVE_LIMIT
             if name is None:
-                return f"Discard a chit from your reserve ({extra} more to keep {RESERVE_LIMIT})."
-            return f"{name} discards a chit from their reserve ({extra} more to keep {RESERVE_LIMIT})."
-        return f"The game is over. {self._end_reason()}"
+                said = gettext_noop("Discard a chit from your reserve (%(extra)s more to keep %(limit)s).")
+                return Text(said, extra=extra, limit=RESERVE_LIMIT)
+            said = gettext_noop("%(name)s discards a chit from their reserve (%(extra)s more to keep %(limit)s).")
+            return Text(said, name=name, extra=extra, limit=RESERVE_LIMIT)
+        return Text(gettext_noop("The game is over. %(why)s"), why=self._end_reason())
 
     def view(self, seat: int | None) -> dict:
         n = self.num_players
@@ -626,17 +692,22 @@ class ChitTerritoryState(State):
             masks.append(m)
         return tuple(masks)
 
-    def _why_not_build(self, t: int, plot: int) -> str:
+    def _why_not_build(self, t: int, plot: int) -> Text:
         p = self.player
         name = PLOT_NAMES[plot]
         if not self.reserve[p * NT + t]:
-            return f"Your reserve holds no {TYPES[t]}."
+            return Text(gettext_noop("Your reserve holds no %(chit)s."), chit=TYPE_WORDS[t])
         if self.board_owner[plot] >= 0:
-            return f"{name} is not free."
+            return Text(gettext_noop("%(plot)s is not free."), plot=name)
         if not (self.allowed[t] >> plot) & 1:
-            where = "a mountain" if t == MINE else "a river"
-            return f"A {TYPES[t]} must be built on or next to {where}; {name} is not."
-        return f"A {TYPES[t]} may not be built next to an opponent's {TYPES[t]}, as on {name}."
+            if t == MINE:
+                return Text(gettext_noop("A mine must be built on or next to a mountain; %(plot)s is not."), plot=name)
+            return Text(gettext_noop("A farm must be built on or next to a river; %(plot)s is not."), plot=name)
+        return Text(
+            gettext_noop("A %(chit)s may not be built next to an opponent's %(chit)s, as on %(plot)s."),
+            chit=TYPE_WORDS[t],
+            plot=name,
+        )
 
     def _proceed(self, step: int) -> None:
         """Carry the turn on from ``step`` until someone must decide or the game ends."""
@@ -689,20 +760,27 @@ class ChitTerritoryState(State):
             step = DRAW
 
     def end_words(self) -> str:
-        reason = self._end_reason()
-        return reason[0].lower() + reason[1:].rstrip(".") if reason else ""
+        if self.phase != OVER:
+            return ""
+        if not self.empty:
+            return Text(gettext_noop("all 81 plots are built on"))
+        if self.idle_rounds >= self.stall_rounds:
+            if self.idle_rounds == 1:
+                return Text(gettext_noop("nobody built in a whole round"))
+            return Text(gettext_noop("nobody built in %(rounds)s full rounds in a row"), rounds=self.idle_rounds)
+        return Text(gettext_noop("%(rounds)s rounds were played, the safety limit"), rounds=MAX_ROUNDS)
 
-    def _end_reason(self) -> str | None:
+    def _end_reason(self) -> Text | None:
         """Why the game ended, in words (None while it goes on)."""
         if self.phase != OVER:
             return None
         if not self.empty:
-            return "All 81 plots are built on."
+            return Text(gettext_noop("All 81 plots are built on."))
         if self.idle_rounds >= self.stall_rounds:
             if self.idle_rounds == 1:
-                return "Nobody built in a whole round."
-            return f"Nobody built in {self.idle_rounds} full rounds in a row."
-        return f"{MAX_ROUNDS} rounds were played, the safety limit."
+                return Text(gettext_noop("Nobody built in a whole round."))
+            return Text(gettext_noop("Nobody built in %(rounds)s full rounds in a row."), rounds=self.idle_rounds)
+        return Text(gettext_noop("%(rounds)s rounds were played, the safety limit."), rounds=MAX_ROUNDS)
 
     def _totals(self) -> list[int]:
         """Each seat's total, cached until the next action (the searches ask for it at every
@@ -815,25 +893,33 @@ class ChitTerritoryState(State):
         for terr in range(9):
             for s in range(n):
                 if counts[terr][s] >= 5:
-                    lines[s].append([f"Territory {terr + 1}: {counts[terr][s]} structures", counts[terr][s]])
+                    said = Text(
+                        gettext_noop("Territory %(number)s: %(count)s structures"),
+                        number=terr + 1,
+                        count=counts[terr][s],
+                    )
+                    lines[s].append([said, counts[terr][s]])
         if control[CENTRE] >= 0:
-            lines[control[CENTRE]].append(["Centre (territory 5)", 5])
+            lines[control[CENTRE]].append([Text(gettext_noop("Centre (territory 5)")), 5])
         for line in TERRITORY_LINES:
             s = control[line[0]]
             if s >= 0 and all(control[t] == s for t in line):
-                lines[s].append([f"Territories {'-'.join(str(t + 1) for t in line)} in a row", 9])
+                territories = "-".join(str(t + 1) for t in line)
+                lines[s].append([Text(gettext_noop("Territories %(list)s in a row"), list=territories), 9])
         for square in SQUARES:
             s = control[square[0]]
             if s >= 0 and all(control[t] == s for t in square):
-                lines[s].append([f"Square of territories {'-'.join(str(t + 1) for t in square)}", 8])
+                territories = "-".join(str(t + 1) for t in square)
+                lines[s].append([Text(gettext_noop("Square of territories %(list)s"), list=territories), 8])
         s = control[CORNERS[0]]
         if s >= 0 and all(control[t] == s for t in CORNERS):
-            lines[s].append(["All four corners (1, 3, 7, 9)", 8])
+            lines[s].append([Text(gettext_noop("All four corners (1, 3, 7, 9)")), 8])
         for t in STRUCTURES:
             column = [per_type[s][t] for s in range(n)]
             best = max(column)
             if best and column.count(best) == 1:
-                lines[column.index(best)].append([f"Most {PLURALS[t]} ({best})", 3])
+                said = Text(gettext_noop("Most %(chits)s (%(count)s)"), chits=PLURAL_WORDS[t], count=best)
+                lines[column.index(best)].append([said, 3])
         for line in GRID_LINES:
             length = len(line)
             i = 0
@@ -852,7 +938,7 @@ class ChitTerritoryState(State):
         for terr in range(9):
             for s in range(n):
                 if kinds[terr][s] == 63:
-                    lines[s].append([f"Variety in territory {terr + 1}", 6])
+                    lines[s].append([Text(gettext_noop("Variety in territory %(number)s"), number=terr + 1), 6])
         totals = [sum(points for _, points in lines[s]) for s in range(n)]
         return totals, lines, control, counts
 
@@ -867,12 +953,14 @@ def _run_line(plots: tuple[int, ...], bt: list[int]) -> list:
         stretch = stretch + 1 if bt[plots[k]] == bt[plots[k - 1]] else 1
         if stretch > best:
             best, best_type = stretch, bt[plots[k]]
-    span = f"Row {PLOT_NAMES[plots[0]]}-{PLOT_NAMES[plots[-1]]}"
+    ends = {"start": PLOT_NAMES[plots[0]], "end": PLOT_NAMES[plots[-1]], "length": length}
     if best >= 3 and 2 * best > length:
         if best == length:
-            return [f"{span} ({length} {PLURALS[best_type]})", 2 * best]
-        return [f"{span} ({length} structures, {best} {PLURALS[best_type]} in a row)", 2 * best]
-    return [f"{span} ({length} structures)", length]
+            said = gettext_noop("Row %(start)s-%(end)s (%(length)s %(chits)s)")
+            return [Text(said, chits=PLURAL_WORDS[best_type], **ends), 2 * best]
+        said = gettext_noop("Row %(start)s-%(end)s (%(length)s structures, %(best)s %(chits)s in a row)")
+        return [Text(said, best=best, chits=PLURAL_WORDS[best_type], **ends), 2 * best]
+    return [Text(gettext_noop("Row %(start)s-%(end)s (%(length)s structures)"), **ends), length]
 
 
 class ChitTerritoryGame(Game):
@@ -888,20 +976,17 @@ class ChitTerritoryGame(Game):
             return str(action)
         kind, a, b = parsed
         if kind == _FIRST:
-            return f"Seat {a + 1} goes first"  # seats counted from 1, as on the page
+            # Seats counted from 1, as on the page.
+            return Text(gettext_noop("Seat %(number)s goes first"), number=a + 1)
         if kind == _DRAW:
-            return f"Draw {_article(TYPES[a])}"
+            return DRAW_LABELS[a]
         if kind == _WAR:
-            return f"War: remove the structure on {PLOT_NAMES[a]}"
+            return Text(gettext_noop("War: remove the structure on %(plot)s"), plot=PLOT_NAMES[a])
         if kind == _PEACE:
-            return "Make peace"
+            return Text(gettext_noop("Make peace"))
         if kind == _BUILD:
-            return f"Build {_article(TYPES[a])} on {PLOT_NAMES[b]}"
-        return f"Discard {_article(TYPES[a])}"
-
-
-def _article(word: str) -> str:
-    return f"an {word}" if word[0] in "aeiou" else f"a {word}"
+            return Text(BUILD_LABELS[a], plot=PLOT_NAMES[b])
+        return DISCARD_LABELS[a]
 
 
 GAME = ChitTerritoryGame(
@@ -909,7 +994,7 @@ GAME = ChitTerritoryGame(
     name="Territory (chits)",
     min_players=2,
     max_players=4,
-    tie_breaks=("more structures on the board",),
+    tie_breaks=(Text(gettext_noop("more structures on the board")),),
     summary="Draw chits from your cup, wage war with armies and build temples, castles and "
     "palaces to control the nine territories of a 9 x 9 map.",
     options=(

@@ -27,6 +27,9 @@ from .base import (
     Game,
     IllegalAction,
     State,
+    Text,
+    colour_title,
+    gettext_noop,
     places_from_keys,
     square_name,
 )
@@ -58,39 +61,54 @@ FREE_ROLLS = 3
 
 CARD_LETTERS = "ABCDEFGHIJ"
 CARDS = (
-    ("A", "Calm", "No change to the rules this round."),
-    ("B", "Cautious", "2 free rolls instead of 3."),
-    ("C", "Bold", "4 free rolls instead of 3."),
+    ("A", Text(gettext_noop("Calm")), Text(gettext_noop("No change to the rules this round."))),
+    ("B", Text(gettext_noop("Cautious")), Text(gettext_noop("2 free rolls instead of 3."))),
+    ("C", Text(gettext_noop("Bold")), Text(gettext_noop("4 free rolls instead of 3."))),
     (
         "D",
-        "Truce",
-        "No captures. A roll whose spaces are all taken places nothing (and still counts as rolled).",
+        Text(gettext_noop("Truce")),
+        Text(
+            gettext_noop("No captures. A roll whose spaces are all taken places nothing (and still counts as rolled).")
+        ),
     ),
-    ("E", "Plunder", "A capture does not end the turn."),
+    ("E", Text(gettext_noop("Plunder")), Text(gettext_noop("A capture does not end the turn."))),
     (
         "F",
-        "Second chance",
-        ("The first repeated number after the free rolls is ignored (no bust, nothing placed); a second repeat busts."),
+        Text(gettext_noop("Second chance")),
+        Text(
+            gettext_noop(
+                "The first repeated number after the free rolls is ignored (no bust, nothing placed); "
+                "a second repeat busts."
+            )
+        ),
     ),
-    ("G", "Lucky seven", "A rolled 7 may be placed on any free space."),
+    ("G", Text(gettext_noop("Lucky seven")), Text(gettext_noop("A rolled 7 may be placed on any free space."))),
     (
         "H",
-        "Doubles",
-        "A roll of doubles places two markers on spaces of that number, each a claim or a capture.",
+        Text(gettext_noop("Doubles")),
+        Text(gettext_noop("A roll of doubles places two markers on spaces of that number, each a claim or a capture.")),
     ),
     (
         "I",
-        "Reversal",
-        ("This round is played counter-clockwise, starting with the player who would otherwise play last."),
+        Text(gettext_noop("Reversal")),
+        Text(
+            gettext_noop(
+                "This round is played counter-clockwise, starting with the player who would otherwise play last."
+            )
+        ),
     ),
-    ("J", "Insurance", "A bust removes only the markers placed after the free rolls."),
+    (
+        "J",
+        Text(gettext_noop("Insurance")),
+        Text(gettext_noop("A bust removes only the markers placed after the free rolls.")),
+    ),
 )
 NO_CARD = -1
 CALM, CAUTIOUS, BOLD, TRUCE, PLUNDER, SECOND_CHANCE, LUCKY_SEVEN, DOUBLES, REVERSAL, INSURANCE = range(10)
 HIDDEN_CARD_VIEW = {
     "letter": None,
-    "name": "a hidden card",
-    "text": "Drawn face down at the start of round 1: it has no effect and nobody sees it.",
+    "name": Text(gettext_noop("a hidden card")),
+    "text": Text(gettext_noop("Drawn face down at the start of round 1: it has no effect and nobody sees it.")),
 }
 
 # ---------------------------------------------------------------------------
@@ -139,12 +157,12 @@ _ROLL_ONLY = (ROLL,)
 _ROLL_OR_STOP = (ROLL, STOP)
 
 _PROMPTS = {
-    P_FIRST: "Rolling off for the first player.",
-    P_CARD: "Drawing the card for the round.",
-    P_ROLL: "Roll the dice.",
-    P_DICE: "Rolling the dice.",
-    P_CHOICE: "Roll again or stop?",
-    P_OVER: "The game is over.",
+    P_FIRST: Text(gettext_noop("Rolling off for the first player.")),
+    P_CARD: Text(gettext_noop("Drawing the card for the round.")),
+    P_ROLL: Text(gettext_noop("Roll the dice.")),
+    P_DICE: Text(gettext_noop("Rolling the dice.")),
+    P_CHOICE: Text(gettext_noop("Roll again or stop?")),
+    P_OVER: Text(gettext_noop("The game is over.")),
 }
 
 
@@ -197,11 +215,14 @@ def card_view(card: int) -> dict:
     return {"letter": letter, "name": name, "text": text}
 
 
+_CARD_DRAWN = Text(gettext_noop("A card is drawn"))
+
 # The pieces' colours on the page, by seat (each also has its own letter and shape there).
 SEAT_COLOURS = ("blue", "red", "green", "pink", "orange", "sky")
 
 
 class DiceTerritoryState(State):
+    text_keys = (*State.text_keys, "card", "cards_played", "last_chance")
     __slots__ = (
         "_legal",
         "card",
@@ -309,29 +330,33 @@ class DiceTerritoryState(State):
     def apply(self, action: str) -> None:
         parsed = _PARSED.get(action) if type(action) is str else None
         if parsed is None:
-            raise IllegalAction(f"{action!r} is not an action of this game.")
+            raise IllegalAction(Text(gettext_noop("%(action)s is not an action of this game."), action=repr(action)))
         kind, a, b = parsed
         phase = self.phase
         if kind == K_CLAIM:
             if phase != P_PLACE:
                 raise IllegalAction(self._not_now(action))
             if self.owner[a] != -1:
-                raise IllegalAction(f"{SPACE_NAMES[a]} is not free.")
+                raise IllegalAction(Text(gettext_noop("%(space)s is not free."), space=SPACE_NAMES[a]))
             if SPACE_NUMBER[a] != self.number and not (self.number == 7 and self.card == LUCKY_SEVEN):
-                raise IllegalAction(f"{SPACE_NAMES[a]} is not marked {self.number}.")
+                raise IllegalAction(
+                    Text(gettext_noop("%(space)s is not marked %(number)s."), space=SPACE_NAMES[a], number=self.number)
+                )
             self._place(a, capture=False)
         elif kind == K_CAPTURE:
             if phase != P_PLACE:
                 raise IllegalAction(self._not_now(action))
             if SPACE_NUMBER[a] != self.number:
-                raise IllegalAction(f"{SPACE_NAMES[a]} is not marked {self.number}.")
+                raise IllegalAction(
+                    Text(gettext_noop("%(space)s is not marked %(number)s."), space=SPACE_NAMES[a], number=self.number)
+                )
             holder = self.owner[a]
             if holder == -1:
-                raise IllegalAction(f"{SPACE_NAMES[a]} is free: claim it instead.")
+                raise IllegalAction(Text(gettext_noop("%(space)s is free: claim it instead."), space=SPACE_NAMES[a]))
             if holder == self.seat:
-                raise IllegalAction(f"{SPACE_NAMES[a]} is already yours.")
+                raise IllegalAction(Text(gettext_noop("%(space)s is already yours."), space=SPACE_NAMES[a]))
             if self.card == TRUCE:
-                raise IllegalAction("No captures this round (Truce).")
+                raise IllegalAction(Text(gettext_noop("No captures this round (Truce).")))
             self._place(a, capture=True)
         elif kind == K_ROLL:
             if phase != P_ROLL and phase != P_CHOICE:
@@ -344,20 +369,26 @@ class DiceTerritoryState(State):
         elif kind == K_STOP:
             if phase != P_CHOICE:
                 if phase == P_ROLL:
-                    raise IllegalAction("You cannot stop during your free rolls: roll the dice.")
+                    raise IllegalAction(Text(gettext_noop("You cannot stop during your free rolls: roll the dice.")))
                 raise IllegalAction(self._not_now(action))
             self._end_turn("stop")
         elif kind == K_CARD:
             if phase != P_CARD:
                 raise IllegalAction(self._not_now(action))
             if a not in self.deck:
-                raise IllegalAction(f"Card {CARD_LETTERS[a]} is not in the deck.")
+                raise IllegalAction(Text(gettext_noop("Card %(letter)s is not in the deck."), letter=CARD_LETTERS[a]))
             self._draw_card(a)
         else:  # K_FIRST
             if phase != P_FIRST:
                 raise IllegalAction(self._not_now(action))
             if a >= self.num_players:
-                raise IllegalAction(f"There is no seat {a} in a game of {self.num_players}.")
+                raise IllegalAction(
+                    Text(
+                        gettext_noop("There is no seat %(seat)s in a game of %(players)s."),
+                        seat=a,
+                        players=self.num_players,
+                    )
+                )
             self.first = a
             self.last_chance = ("first", a)
             self.phase = P_CARD
@@ -365,15 +396,21 @@ class DiceTerritoryState(State):
         self.history.append(action)
 
     def end_words(self) -> str:
-        return f"all {self.rounds} rounds were played" if self.phase == P_OVER else ""
+        if self.phase != P_OVER:
+            return ""
+        return Text(gettext_noop("all %(rounds)s rounds were played"), rounds=self.rounds)
 
-    def _not_now(self, action: str) -> str:
+    def _not_now(self, action: str) -> Text:
         phase = self.phase
         if phase == P_OVER:
-            return "The game is over."
+            return _PROMPTS[P_OVER]
         if phase == P_PLACE:
-            return f"{action!r} is not possible now: place a marker on a space marked {self.number}."
-        return f"{action!r} is not possible now: {_PROMPTS[phase]}"
+            return Text(
+                gettext_noop("%(action)s is not possible now: place a marker on a space marked %(number)s."),
+                action=repr(action),
+                number=self.number,
+            )
+        return Text(gettext_noop("%(action)s is not possible now: %(rule)s"), action=repr(action), rule=_PROMPTS[phase])
 
     # -- the steps of a turn -------------------------------------------------------------
 
@@ -515,30 +552,54 @@ class DiceTerritoryState(State):
         return self._headline(None)
 
     def prompt_others(self) -> str:
-        return self._headline(SEAT_COLOURS[self.seat].capitalize() if self.seat >= 0 else None)
+        return self._headline(colour_title(SEAT_COLOURS[self.seat]) if self.seat >= 0 else None)
 
-    def _headline(self, name: str | None) -> str:
+    def _headline(self, name: Text | str | None) -> str:
         """What the seat to move does now, said to it (``name`` None) or about it."""
         phase = self.phase
         if phase == P_PLACE:
             n = self.number
             if name is None:
                 if n == 7 and self.card == LUCKY_SEVEN:
-                    return "You rolled 7: place a marker on any free space (or capture a 7)."
+                    return Text(gettext_noop("You rolled 7: place a marker on any free space (or capture a 7)."))
                 if not self._placements()[0]:
-                    return f"You rolled {n}: every space marked {n} is taken, so capture one."
-                more = " (two markers for doubles)" if self.pending == 2 else ""
-                return f"You rolled {n}: place a marker on a space marked {n}{more}."
+                    return Text(
+                        gettext_noop("You rolled %(n)s: every space marked %(n)s is taken, so capture one."), n=n
+                    )
+                if self.pending == 2:
+                    return Text(
+                        gettext_noop(
+                            "You rolled %(n)s: place a marker on a space marked %(n)s (two markers for doubles)."
+                        ),
+                        n=n,
+                    )
+                return Text(gettext_noop("You rolled %(n)s: place a marker on a space marked %(n)s."), n=n)
             if n == 7 and self.card == LUCKY_SEVEN:
-                return f"{name} rolled 7 and places a marker on any free space (or captures a 7)."
+                return Text(
+                    gettext_noop("%(name)s rolled 7 and places a marker on any free space (or captures a 7)."),
+                    name=name,
+                )
             if not self._placements()[0]:
-                return f"{name} rolled {n}: every space marked {n} is taken, so {name} captures one."
-            more = " (two markers for doubles)" if self.pending == 2 else ""
-            return f"{name} rolled {n} and places a marker on a space marked {n}{more}."
+                return Text(
+                    gettext_noop("%(name)s rolled %(n)s: every space marked %(n)s is taken, so %(name)s captures one."),
+                    name=name,
+                    n=n,
+                )
+            if self.pending == 2:
+                return Text(
+                    gettext_noop(
+                        "%(name)s rolled %(n)s and places a marker on a space marked %(n)s (two markers for doubles)."
+                    ),
+                    name=name,
+                    n=n,
+                )
+            return Text(
+                gettext_noop("%(name)s rolled %(n)s and places a marker on a space marked %(n)s."), name=name, n=n
+            )
         if name is not None and phase == P_ROLL:
-            return f"{name} rolls the dice."
+            return Text(gettext_noop("%(name)s rolls the dice."), name=name)
         if name is not None and phase == P_CHOICE:
-            return f"{name}: roll again or stop?"
+            return Text(gettext_noop("%(name)s: roll again or stop?"), name=name)
         return _PROMPTS[phase]
 
     # -- views ---------------------------------------------------------------------------
@@ -705,25 +766,26 @@ class DiceTerritory(Game):
 
     def action_label(self, action: str) -> str:
         if action == HIDDEN_CARD_ACTION:
-            return "A card is drawn"
+            return _CARD_DRAWN
         parsed = _PARSED.get(action) if type(action) is str else None
         if parsed is None:
             return str(action)
         kind, a, b = parsed
         if kind == K_ROLL:
-            return "Roll the dice"
+            return Text(gettext_noop("Roll the dice"))
         if kind == K_STOP:
-            return "Stop and keep your markers"
+            return Text(gettext_noop("Stop and keep your markers"))
         if kind == K_CLAIM:
-            return f"Claim {SPACE_NAMES[a]}"
+            return Text(gettext_noop("Claim %(space)s"), space=SPACE_NAMES[a])
         if kind == K_CAPTURE:
-            return f"Capture {SPACE_NAMES[a]}"
+            return Text(gettext_noop("Capture %(space)s"), space=SPACE_NAMES[a])
         if kind == K_DICE:
-            return f"Rolled {a} and {b} ({a + b})"
+            return Text(gettext_noop("Rolled %(a)s and %(b)s (%(sum)s)"), a=a, b=b, sum=a + b)
         if kind == K_FIRST:
-            return f"Seat {a + 1} plays first"  # seats counted from 1, as on the page
+            # Seats counted from 1, as on the page.
+            return Text(gettext_noop("Seat %(number)s plays first"), number=a + 1)
         # Never name the card: the same label must serve for the face-down round-1 card.
-        return "A card is drawn"
+        return _CARD_DRAWN
 
 
 GAME = DiceTerritory(
@@ -731,7 +793,7 @@ GAME = DiceTerritory(
     name="Territory (dice)",
     min_players=3,
     max_players=6,
-    tie_breaks=("higher total value of all spaces owned",),
+    tie_breaks=(Text(gettext_noop("higher total value of all spaces owned")),),
     summary="Roll two dice to claim numbered spaces, press your luck, and build the most "
     "valuable connected territory under a new rule card each round.",
 )

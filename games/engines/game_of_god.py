@@ -22,7 +22,18 @@ defender's ``trap`` / ``spare``.
 
 from __future__ import annotations
 
-from .base import CHANCE, TERMINAL, Game, IllegalAction, Option, State, places_from_keys
+from .base import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    IllegalAction,
+    Option,
+    State,
+    Text,
+    colour_title,
+    gettext_noop,
+    places_from_keys,
+)
 
 SIZE = 8
 SQUARES = SIZE * SIZE
@@ -32,6 +43,15 @@ EMPTY = ()
 
 SIDE_NAMES = ("North", "East", "South", "West")
 SIDE_COLOURS = ("blue", "green", "orange", "pink")  # as the board draws each side
+# The sides' names in sentences (the views keep SIDE_NAMES, which the board reads).
+SIDE_WORDS = (
+    Text(gettext_noop("North")),
+    Text(gettext_noop("East")),
+    Text(gettext_noop("South")),
+    Text(gettext_noop("West")),
+)
+# A line of each side's score breakdown, by the side whose goal area it counts.
+PIECES_IN_GOAL = tuple(Text(gettext_noop("Pieces in %(side)s's goal area"), side=side) for side in SIDE_WORDS)
 # Direction d heads towards edge d: 0 north (row - 1), 1 east, 2 south, 3 west.
 DELTAS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
@@ -156,9 +176,11 @@ class _Layout:
         return _edge_square(side, index)
 
 
-def _vacant_words(label: str) -> str:
+def _vacant_words(label: str) -> Text:
     """The goal square a ``vacant:`` label names, in words: "column c" or "row 3"."""
-    return f"{'column' if label.isalpha() else 'row'} {label}"
+    if label.isalpha():
+        return Text(gettext_noop("column %(label)s"), label=label)
+    return Text(gettext_noop("row %(label)s"), label=label)
 
 
 def _edge_square(side: int, index: int) -> int:
@@ -391,12 +413,12 @@ class GameOfGodState(State):
 
     def apply(self, action: str) -> None:
         if not isinstance(action, str):
-            raise IllegalAction(f"{action!r} is not an action.")
+            raise IllegalAction(Text(gettext_noop("%(action)s is not an action."), action=repr(action)))
         step = self.step
         if step == MOVE:
             move = MOVES.get(action)
             if move is None:
-                raise IllegalAction(self._wrong_kind(action, "a move such as move:b1-b4"))
+                raise IllegalAction(self._wrong_kind(action, Text(gettext_noop("a move such as move:b1-b4"))))
             f, t, d, distance = move
             seat = self.turn
             ray = self.layout.ray_by_dir[seat][f][d] if self.top[f] == seat else None
@@ -415,7 +437,7 @@ class GameOfGodState(State):
         elif step == DICE:
             rolls = DICE_VALUES.get(action)
             if rolls is None:
-                raise IllegalAction(self._wrong_kind(action, "a roll of two dice such as dice:3,5"))
+                raise IllegalAction(self._wrong_kind(action, Text(gettext_noop("a roll of two dice such as dice:3,5"))))
             self.history.append(action)
             self._legal = None
             self._resolve(*rolls)
@@ -427,12 +449,17 @@ class GameOfGodState(State):
                 return
             target = CHALLENGE_INDEX.get(action, -1)
             if target < 0:
-                raise IllegalAction(self._wrong_kind(action, "challenge:SQUARE or pass"))
+                raise IllegalAction(self._wrong_kind(action, Text(gettext_noop("challenge:SQUARE or pass"))))
             if target not in self._targets(self.moved_square):
                 raise IllegalAction(
-                    f"The piece on {SQUARE_NAMES[self.moved_square]} cannot challenge "
-                    f"{SQUARE_NAMES[target]}: only a lone opponent's piece right next to it, "
-                    "outside every goal area, can be challenged."
+                    Text(
+                        gettext_noop(
+                            "The piece on %(square)s cannot challenge %(target)s: only a lone opponent's "
+                            "piece right next to it, outside every goal area, can be challenged."
+                        ),
+                        square=SQUARE_NAMES[self.moved_square],
+                        target=SQUARE_NAMES[target],
+                    )
                 )
             self.history.append(action)
             self._legal = None
@@ -440,7 +467,7 @@ class GameOfGodState(State):
             self.step = DICE
         elif step == DEFENDER:
             if action != "trap" and action != "spare":
-                raise IllegalAction(self._wrong_kind(action, "trap or spare"))
+                raise IllegalAction(self._wrong_kind(action, Text(gettext_noop("trap or spare"))))
             self.history.append(action)
             self._legal = None
             if action == "trap":
@@ -451,7 +478,9 @@ class GameOfGodState(State):
         elif step == CHOOSER or step == FIRST:
             actions = self.layout.chooser_actions if step == CHOOSER else self.layout.first_actions
             if action not in actions:
-                raise IllegalAction(self._wrong_kind(action, f"one of {', '.join(actions)}"))
+                raise IllegalAction(
+                    self._wrong_kind(action, Text(gettext_noop("one of %(actions)s"), actions=", ".join(actions)))
+                )
             seat = int(action.partition(":")[2])
             self.history.append(action)
             self._legal = None
@@ -464,14 +493,18 @@ class GameOfGodState(State):
         elif step == VACANT:
             options = self.layout.vacant_options[self.turn]
             if action not in options:
-                raise IllegalAction(self._wrong_kind(action, f"one of {', '.join(options)}"))
+                raise IllegalAction(
+                    self._wrong_kind(action, Text(gettext_noop("one of %(actions)s"), actions=", ".join(options)))
+                )
             if action[7:] in self.vacant[self.turn]:
-                raise IllegalAction(f"You already leave {_vacant_words(action[7:])} empty.")
+                raise IllegalAction(
+                    Text(gettext_noop("You already leave %(square)s empty."), square=_vacant_words(action[7:]))
+                )
             self.history.append(action)
             self._legal = None
             self._choose_vacant(self.turn, action.partition(":")[2])
         else:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(Text(gettext_noop("The game is over.")))
 
     # -- what actions do -------------------------------------------------------------------
 
@@ -586,43 +619,64 @@ class GameOfGodState(State):
 
     # -- error messages (only on the illegal path) -----------------------------------------
 
-    def _wrong_kind(self, action, expected: str) -> str:
+    def _wrong_kind(self, action, expected: Text) -> Text:
         shown = repr(action) if len(action) <= 40 else repr(action[:40] + "...")
         if self.step == OVER:
-            return "The game is over."
-        return f"{shown} is not possible now: the game expects {expected}."
+            return Text(gettext_noop("The game is over."))
+        return Text(
+            gettext_noop("%(action)s is not possible now: the game expects %(expected)s."),
+            action=shown,
+            expected=expected,
+        )
 
-    def _why_not(self, seat: int, f: int, t: int, d: int) -> str:
+    def _why_not(self, seat: int, f: int, t: int, d: int) -> Text:
         fn, tn = SQUARE_NAMES[f], SQUARE_NAMES[t]
         stack = self.board[f]
         goal_owner = self.layout.goal_owner
         if not stack:
-            return f"{fn} is empty."
+            return Text(gettext_noop("%(square)s is empty."), square=fn)
         if stack[-1] != seat:
             if seat in stack:
-                return f"Your piece on {fn} is trapped: an opponent's piece lies on top of it."
-            return f"The piece on top of {fn} is not yours."
+                return Text(
+                    gettext_noop("Your piece on %(square)s is trapped: an opponent's piece lies on top of it."),
+                    square=fn,
+                )
+            return Text(gettext_noop("The piece on top of %(square)s is not yours."), square=fn)
         home = goal_owner[f]
         if home != -1 and home != seat:
-            return f"The piece on {fn} is frozen in an opponent's goal area."
+            return Text(gettext_noop("The piece on %(square)s is frozen in an opponent's goal area."), square=fn)
         if home == seat and d != self.layout.forward[seat]:
-            return f"A piece in its own goal area moves only forward; {tn} is not forward of {fn}."
+            return Text(
+                gettext_noop("A piece in its own goal area moves only forward; %(to)s is not forward of %(from)s."),
+                to=tn,
+                **{"from": fn},
+            )
         for sq in RAYS[f][d]:
             g = goal_owner[sq]
             if g == seat:
-                return f"No piece may re-enter its own goal area ({SQUARE_NAMES[sq]})."
+                return Text(
+                    gettext_noop("No piece may re-enter its own goal area (%(square)s)."), square=SQUARE_NAMES[sq]
+                )
             o = self.owner[sq]
             if sq == t:
                 if o == MIXED:
-                    return f"Nothing may be stacked on the mixed stack on {tn}."
+                    return Text(gettext_noop("Nothing may be stacked on the mixed stack on %(square)s."), square=tn)
                 if o != -1 and o != seat:
-                    return f"{tn} holds an opponent's piece."
+                    return Text(gettext_noop("%(square)s holds an opponent's piece."), square=tn)
                 break
             if o != -1:
-                return f"The way from {fn} to {tn} is blocked on {SQUARE_NAMES[sq]}."
+                return Text(
+                    gettext_noop("The way from %(from)s to %(to)s is blocked on %(square)s."),
+                    to=tn,
+                    square=SQUARE_NAMES[sq],
+                    **{"from": fn},
+                )
             if g != -1:
-                return f"A piece entering an opponent's goal area stops there ({SQUARE_NAMES[sq]})."
-        return f"{fn} to {tn} is not a legal move."
+                return Text(
+                    gettext_noop("A piece entering an opponent's goal area stops there (%(square)s)."),
+                    square=SQUARE_NAMES[sq],
+                )
+        return Text(gettext_noop("%(from)s to %(to)s is not a legal move."), to=tn, **{"from": fn})
 
     # -- results ---------------------------------------------------------------------------
 
@@ -668,64 +722,107 @@ class GameOfGodState(State):
         if self.step != OVER:
             return ""
         if self.end_reason == "win":
-            return f"all of {self.side_name(self.winner)}'s pieces are in opponents' goal areas"
+            return Text(
+                gettext_noop("all of %(side)s's pieces are in opponents' goal areas"), side=self.side_word(self.winner)
+            )
         if self.end_reason == "move limit":
-            return f"stalemate, {MOVE_LIMIT} moves have been played"
-        return f"stalemate, {self.side_name(self.turn)} has no legal move"
+            return Text(gettext_noop("stalemate, %(moves)s moves have been played"), moves=MOVE_LIMIT)
+        return Text(gettext_noop("stalemate, %(side)s has no legal move"), side=self.side_word(self.turn))
 
     def side_name(self, seat: int) -> str:
         return SIDE_NAMES[self.layout.sides[seat]]
+
+    def side_word(self, seat: int) -> Text:
+        """The seat's side as said in a sentence."""
+        return SIDE_WORDS[self.layout.sides[seat]]
 
     def prompt_others(self) -> str:
         step = self.step
         seat = self.current_player()
         if seat < 0:
             return self.prompt()
-        name = SIDE_COLOURS[self.layout.sides[seat]].capitalize()
+        name = colour_title(SIDE_COLOURS[self.layout.sides[seat]])
         if step == MOVE:
-            return f"{name} moves the top piece of one of their stacks."
+            return Text(gettext_noop("%(name)s moves the top piece of one of their stacks."), name=name)
         if step == CHALLENGE:
-            return f"{name}: challenge a lone piece next to {SQUARE_NAMES[self.moved_square]}, or pass?"
+            return Text(
+                gettext_noop("%(name)s: challenge a lone piece next to %(square)s, or pass?"),
+                name=name,
+                square=SQUARE_NAMES[self.moved_square],
+            )
         if step == DEFENDER:
-            return f"{name} won the challenge: trap the challenger's piece or spare it?"
-        return f"{name} chooses {self._vacancy_words('their')}."
+            return Text(gettext_noop("%(name)s won the challenge: trap the challenger's piece or spare it?"), name=name)
+        return Text(gettext_noop("%(name)s chooses %(what)s."), name=name, what=self._vacancy_words(False))
 
-    def _vacancy_words(self, whose: str) -> str:
+    def _vacancy_words(self, mover: bool) -> Text:
         """The goal squares the seat to move leaves empty, as "the column of your goal area to
-        leave empty (South mirrors it)" (``whose``: "your" or "their")."""
-        mirror = SIDE_NAMES[(self.layout.sides[self.turn] + 2) % 4]
-        what = "column" if self.layout.sides[self.turn] in (0, 2) else "row"
+        leave empty (South mirrors it)" (said to it, ``mover``, or about it: "their")."""
+        mirror = SIDE_WORDS[(self.layout.sides[self.turn] + 2) % 4]
+        columns = self.layout.sides[self.turn] in (0, 2)
         if self.vacancies == 1:
-            return f"the {what} of {whose} goal area to leave empty ({mirror} mirrors it)"
+            if columns:
+                if mover:
+                    said = gettext_noop("the column of your goal area to leave empty (%(mirror)s mirrors it)")
+                else:
+                    said = gettext_noop("the column of their goal area to leave empty (%(mirror)s mirrors it)")
+            elif mover:
+                said = gettext_noop("the row of your goal area to leave empty (%(mirror)s mirrors it)")
+            else:
+                said = gettext_noop("the row of their goal area to leave empty (%(mirror)s mirrors it)")
+            return Text(said, mirror=mirror)
         left = self.vacancies - len(self.vacant[self.turn])
-        return (
-            f"{self.vacancies} {what}s of {whose} goal area to leave empty, one at a time "
-            f"({left} more; {mirror} mirrors them)"
-        )
+        if columns:
+            if mover:
+                said = gettext_noop(
+                    "%(count)s columns of your goal area to leave empty, one at a time "
+                    "(%(left)s more; %(mirror)s mirrors them)"
+                )
+            else:
+                said = gettext_noop(
+                    "%(count)s columns of their goal area to leave empty, one at a time "
+                    "(%(left)s more; %(mirror)s mirrors them)"
+                )
+        elif mover:
+            said = gettext_noop(
+                "%(count)s rows of your goal area to leave empty, one at a time "
+                "(%(left)s more; %(mirror)s mirrors them)"
+            )
+        else:
+            said = gettext_noop(
+                "%(count)s rows of their goal area to leave empty, one at a time "
+                "(%(left)s more; %(mirror)s mirrors them)"
+            )
+        return Text(said, count=self.vacancies, left=left, mirror=mirror)
 
     def prompt(self) -> str:
         step = self.step
         if step == MOVE:
-            return "Move the top piece of one of your stacks."
+            return Text(gettext_noop("Move the top piece of one of your stacks."))
         if step == CHALLENGE:
-            return f"Challenge a lone piece next to {SQUARE_NAMES[self.moved_square]}, or pass?"
+            return Text(
+                gettext_noop("Challenge a lone piece next to %(square)s, or pass?"),
+                square=SQUARE_NAMES[self.moved_square],
+            )
         if step == DEFENDER:
-            return "You won the challenge: trap the challenger's piece or spare it?"
+            return Text(gettext_noop("You won the challenge: trap the challenger's piece or spare it?"))
         if step == DICE:
-            return "The challenger and the defender roll a die each."
+            return Text(gettext_noop("The challenger and the defender roll a die each."))
         if step == VACANT:
-            return f"Choose {self._vacancy_words('your')}."
+            return Text(gettext_noop("Choose %(what)s."), what=self._vacancy_words(True))
         if step == CHOOSER:
             if self.vacancies > 1:
-                return "The dice decide who chooses the empty goal squares."
-            return "The dice decide who chooses the empty goal square."
+                return Text(gettext_noop("The dice decide who chooses the empty goal squares."))
+            return Text(gettext_noop("The dice decide who chooses the empty goal square."))
         if step == FIRST:
-            return "The dice decide who moves first."
+            return Text(gettext_noop("The dice decide who moves first."))
         if self.end_reason == "win":
-            return f"{self.side_name(self.winner)} wins: all their pieces are in opponents' goal areas."
+            return Text(
+                gettext_noop("%(side)s wins: all their pieces are in opponents' goal areas."),
+                side=self.side_word(self.winner),
+            )
         if self.end_reason == "move limit":
-            return f"Stalemate: {MOVE_LIMIT} moves have been played."
-        return f"Stalemate: {self.side_name(self.turn)} has no legal move."
+            return Text(gettext_noop("Stalemate: %(moves)s moves have been played."), moves=MOVE_LIMIT)
+        return Text(gettext_noop("Stalemate: %(side)s has no legal move."), side=self.side_word(self.turn))
 
     def view(self, seat: int | None) -> dict:
         view = self.common_view()
@@ -756,7 +853,7 @@ class GameOfGodState(State):
                 home = goal_owner[sq]
                 if home != -1 and home != s and board[sq]:
                     per_goal[home] += board[sq].count(s)
-            breakdown.append([[f"Pieces in {names[o]}'s goal area", per_goal[o]] for o in range(n) if o != s])
+            breakdown.append([[PIECES_IN_GOAL[self.layout.sides[o]], per_goal[o]] for o in range(n) if o != s])
         challenge_from = SQUARE_NAMES[self.moved_square] if self.step in (CHALLENGE, DICE, DEFENDER) else None
         view.update(
             {
@@ -809,24 +906,25 @@ class GameOfGod(Game):
         verb, _, arg = action.partition(":")
         if verb == "move" and action in MOVES:
             f, t = arg.split("-")
-            return f"Move {f} to {t}"
+            return Text(gettext_noop("Move %(from)s to %(to)s"), to=t, **{"from": f})
         if verb == "challenge":
-            return f"Challenge the piece on {arg}"
+            return Text(gettext_noop("Challenge the piece on %(square)s"), square=arg)
         if action == "pass":
-            return "Do not challenge"
+            return Text(gettext_noop("Do not challenge"))
         if action == "trap":
-            return "Trap the challenger's piece"
+            return Text(gettext_noop("Trap the challenger's piece"))
         if action == "spare":
-            return "Spare the challenger's piece"
+            return Text(gettext_noop("Spare the challenger's piece"))
         if verb == "dice" and action in DICE_VALUES:
             a, b = DICE_VALUES[action]
-            return f"Challenger rolls {a}, defender rolls {b}"
+            return Text(gettext_noop("Challenger rolls %(a)s, defender rolls %(b)s"), a=a, b=b)
         if verb == "vacant":
-            return f"Leave {_vacant_words(arg)} empty"
+            return Text(gettext_noop("Leave %(square)s empty"), square=_vacant_words(arg))
         if verb == "chooser" and arg.isdigit():
-            return f"Seat {int(arg) + 1} chooses the empty goal square"  # counted from 1
+            # Seats counted from 1, as on the page.
+            return Text(gettext_noop("Seat %(number)s chooses the empty goal square"), number=int(arg) + 1)
         if verb == "first" and arg.isdigit():
-            return f"Seat {int(arg) + 1} moves first"
+            return Text(gettext_noop("Seat %(number)s moves first"), number=int(arg) + 1)
         return action
 
 

@@ -30,6 +30,11 @@ from .base import (
     IllegalAction,
     Option,
     State,
+    Text,
+    colour_title,
+    colour_word,
+    gettext_noop,
+    listed,
     places_from_keys,
 )
 
@@ -54,8 +59,35 @@ WHITE_FIELDS = tuple(i for i in range(NUM_FIELDS) if not GRAY[i])
 BLOCK_FIELDS = tuple(tuple(i for i in range(NUM_FIELDS) if BLOCK_OF[i] == b) for b in range(NUM_BLOCKS))
 
 
-def _chips(n: int) -> str:
-    return f"{n} chip" if n == 1 else f"{n} chips"
+def _chips(n: int) -> Text:
+    if n == 1:
+        return Text(gettext_noop("%(count)s chip"), count=n)
+    return Text(gettext_noop("%(count)s chips"), count=n)
+
+
+# Labels naming a chip by its colour, by colour (whole phrases: the colour agrees with the chip
+# in some languages).
+DRAW_LABELS = (
+    Text(gettext_noop("Draw a blue chip")),
+    Text(gettext_noop("Draw a red chip")),
+    Text(gettext_noop("Draw a green chip")),
+    Text(gettext_noop("Draw a yellow chip")),
+    Text(gettext_noop("Draw a purple chip")),
+)
+CHRONO_LABELS = (
+    Text(gettext_noop("Put a blue chip on the chronology")),
+    Text(gettext_noop("Put a red chip on the chronology")),
+    Text(gettext_noop("Put a green chip on the chronology")),
+    Text(gettext_noop("Put a yellow chip on the chronology")),
+    Text(gettext_noop("Put a purple chip on the chronology")),
+)
+PUT_LABELS = (
+    gettext_noop("Put a blue chip on %(field)s"),
+    gettext_noop("Put a red chip on %(field)s"),
+    gettext_noop("Put a green chip on %(field)s"),
+    gettext_noop("Put a yellow chip on %(field)s"),
+    gettext_noop("Put a purple chip on %(field)s"),
+)
 
 
 def _neighbours(i: int) -> tuple[int, ...]:
@@ -108,10 +140,11 @@ STEP_NAMES = {
     P_END: "end",
     P_ANSWER: "answer",
 }
+_CHRONOLOGY = Text(gettext_noop("Chronology"))
 END_REASONS = {
-    "bag": "the bag could not give a seat its chips",
-    "chronology": "the chronology was full at the end of a round",
-    "stuck": "a seat could neither place nor move its chips",
+    "bag": Text(gettext_noop("the bag could not give a seat its chips")),
+    "chronology": Text(gettext_noop("the chronology was full at the end of a round")),
+    "stuck": Text(gettext_noop("a seat could neither place nor move its chips")),
 }
 
 # Action kinds, and every action string of the game parsed once.
@@ -184,13 +217,19 @@ def _parse_chips(text: str) -> tuple[int, ...]:
         n = 1
         if part[:1].isdigit():
             if len(part) < 2 or not "2" <= part[0] <= "9":
-                raise IllegalAction(f"{part!r} is not a number of chips and a colour, such as 2red.")
+                raise IllegalAction(
+                    Text(gettext_noop("%(part)s is not a number of chips and a colour, such as 2red."), part=repr(part))
+                )
             n, part = int(part[0]), part[1:]
         c = COLOUR_INDEX.get(part)
         if c is None:
-            raise IllegalAction(f"{part!r} is not a colour (blue, red, green, yellow, purple).")
+            raise IllegalAction(
+                Text(gettext_noop("%(part)s is not a colour (blue, red, green, yellow, purple)."), part=repr(part))
+            )
         if c <= last:
-            raise IllegalAction("Write each colour once, in the order blue, red, green, yellow, purple.")
+            raise IllegalAction(
+                Text(gettext_noop("Write each colour once, in the order blue, red, green, yellow, purple."))
+            )
         counts[c] = n
         last = c
     return tuple(counts)
@@ -203,8 +242,12 @@ def parse_offer(action: str) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
     give, gt, take = rest.partition(">")
     if not (at and gt and give and take and seat.isdigit() and len(seat) == 1):
         raise IllegalAction(
-            "An offer reads offer:SEAT@CHIPS>CHIPS, the chips you give then the chips you ask for, "
-            "e.g. offer:2@red+blue>green."
+            Text(
+                gettext_noop(
+                    "An offer reads offer:SEAT@CHIPS>CHIPS, the chips you give then the chips you ask for, "
+                    "e.g. offer:2@red+blue>green."
+                )
+            )
         )
     return int(seat), _parse_chips(give), _parse_chips(take)
 
@@ -229,6 +272,7 @@ GROUP_POINTS = tuple(group_points(size) for size in range(NUM_FIELDS + 1))
 
 class GP02AState(State):
     views_alike = True  # every seat sees the whole position, as a spectator does
+    text_keys = (*State.text_keys, "dummy")
     __slots__ = (
         "_legal",
         "bag",
@@ -532,37 +576,45 @@ class GP02AState(State):
 
     def apply(self, action: str) -> None:
         if not isinstance(action, str):
-            raise IllegalAction(f"{action!r} is not an action.")
+            raise IllegalAction(Text(gettext_noop("%(action)s is not an action."), action=repr(action)))
         parsed = ACTIONS.get(action)
         if parsed is None:
             if action.startswith("offer:"):
                 if not self.negotiation:
-                    raise IllegalAction("Exchanges belong to the Negotiation variant, which this match does not play.")
+                    raise IllegalAction(
+                        Text(
+                            gettext_noop("Exchanges belong to the Negotiation variant, which this match does not play.")
+                        )
+                    )
                 parsed = (K_OFFER, *parse_offer(action))
             else:
                 shown = action if len(action) <= 40 else action[:40] + "..."
-                raise IllegalAction(f"{shown!r} is not an action of GP02A Territory.")
+                raise IllegalAction(
+                    Text(gettext_noop("%(action)s is not an action of GP02A Territory."), action=repr(shown))
+                )
         kind = parsed[0]
         phase = self.phase
         if phase == P_END:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(Text(gettext_noop("The game is over.")))
         if kind == K_PURGE and phase in TURN_PHASES:
             self._apply_purge(parsed[1])
         elif phase == P_DRAW:
             if kind != K_DRAW:
-                raise IllegalAction("A chip must be drawn from the bag now.")
+                raise IllegalAction(Text(gettext_noop("A chip must be drawn from the bag now.")))
             self._apply_draw(parsed[1])
         elif phase == P_PUT:
             if kind != K_PUT:
-                raise IllegalAction(f"Put your chips into block {self.block + 1} now.")
+                raise IllegalAction(
+                    Text(gettext_noop("Put your chips into block %(block)s now."), block=self.block + 1)
+                )
             self._apply_put(parsed[1], parsed[2])
         elif phase == P_ROLL:
             if kind != K_ROLL:
-                raise IllegalAction("The Main Player must roll the die now.")
+                raise IllegalAction(Text(gettext_noop("The Main Player must roll the die now.")))
             self._apply_roll(parsed[1])
         elif phase == P_CHRONO:
             if kind != K_CHRONO:
-                raise IllegalAction("Put a chip from your hand on the chronology first.")
+                raise IllegalAction(Text(gettext_noop("Put a chip from your hand on the chronology first.")))
             self._apply_chrono(parsed[1])
         elif phase == P_ACT:
             if kind == K_BLOCK:
@@ -570,35 +622,35 @@ class GP02AState(State):
             elif kind == K_MOVE:
                 self._apply_move()
             else:
-                raise IllegalAction("Choose a block for your chips, or move.")
+                raise IllegalAction(Text(gettext_noop("Choose a block for your chips, or move.")))
         elif phase == P_LIFT:
             if kind != K_LIFT:
-                raise IllegalAction("Lift one of your own chips from a white field.")
+                raise IllegalAction(Text(gettext_noop("Lift one of your own chips from a white field.")))
             self._apply_lift(parsed[1])
         elif phase == P_MBLOCK:
             if kind != K_BLOCK:
-                raise IllegalAction("Choose a block for the lifted chips.")
+                raise IllegalAction(Text(gettext_noop("Choose a block for the lifted chips.")))
             self._apply_block(parsed[1])
         elif phase == P_PURGE:
-            raise IllegalAction("Use the purple chip to remove a chip from a white field.")
+            raise IllegalAction(Text(gettext_noop("Use the purple chip to remove a chip from a white field.")))
         elif phase == P_REMOVE:
             if kind != K_REMOVE:
-                raise IllegalAction("Remove a chip from a white field.")
+                raise IllegalAction(Text(gettext_noop("Remove a chip from a white field.")))
             self._apply_remove(parsed[1])
         elif phase == P_DEAL:
             if kind == K_OFFER:
                 self._apply_offer(*parsed[1:])
             elif kind != K_DEAL:
-                raise IllegalAction("The Main Player must deal the turn cards now.")
+                raise IllegalAction(Text(gettext_noop("The Main Player must deal the turn cards now.")))
             else:
                 self._apply_deal(parsed[1])
         elif phase == P_ANSWER:
             if kind not in (K_ACCEPT, K_DECLINE):
-                raise IllegalAction("Accept or decline the exchange the Main Player offers you.")
+                raise IllegalAction(Text(gettext_noop("Accept or decline the exchange the Main Player offers you.")))
             self._apply_answer(kind == K_ACCEPT)
         elif phase == P_FIRST:
             if kind != K_FIRST or parsed[1] >= self.num_players:
-                raise IllegalAction("The first Main Player must be chosen now.")
+                raise IllegalAction(Text(gettext_noop("The first Main Player must be chosen now.")))
             self.main = parsed[1]
             self._note_chance(action)
             self._start_round()
@@ -636,9 +688,9 @@ class GP02AState(State):
 
     def _apply_remove(self, f: int) -> None:
         if GRAY[f]:
-            raise IllegalAction(f"{FIELD_NAMES[f]} is a gray field: its chip stays.")
+            raise IllegalAction(Text(gettext_noop("%(field)s is a gray field: its chip stays."), field=FIELD_NAMES[f]))
         if self.board[f] < 0:
-            raise IllegalAction(f"There is no chip on {FIELD_NAMES[f]}.")
+            raise IllegalAction(Text(gettext_noop("There is no chip on %(field)s."), field=FIELD_NAMES[f]))
         self._take(f, to_bag=True)
         self.removal_idx += 1
         self._next_removal()
@@ -657,7 +709,7 @@ class GP02AState(State):
 
     def _apply_draw(self, c: int) -> None:
         if not self.bag[c]:
-            raise IllegalAction(f"The bag holds no {COLOURS[c]} chip.")
+            raise IllegalAction(Text(gettext_noop("The bag holds no %(colour)s chip."), colour=colour_word(COLOURS[c])))
         self.bag[c] -= 1
         self.bag_total -= 1
         self.hands[self.seat][c] += 1
@@ -670,9 +722,15 @@ class GP02AState(State):
     def _apply_deal(self, cards: tuple) -> None:
         n = self.num_players
         if len(cards) != n:
-            raise IllegalAction(f"Deal one card to each of the {n} seats: {', '.join(map(str, CARDS[n]))}.")
+            raise IllegalAction(
+                Text(
+                    gettext_noop("Deal one card to each of the %(count)s seats: %(cards)s."),
+                    count=n,
+                    cards=", ".join(map(str, CARDS[n])),
+                )
+            )
         if cards[self.main] == 4:
-            raise IllegalAction("The Main Player may not keep card 4.")
+            raise IllegalAction(Text(gettext_noop("The Main Player may not keep card 4.")))
         self.cards = list(cards)
         self.order = sorted(range(n), key=cards.__getitem__)
         self.turn_idx = 0
@@ -686,20 +744,44 @@ class GP02AState(State):
 
     def _apply_offer(self, partner: int, give: tuple, take: tuple) -> None:
         if not self.negotiation:
-            raise IllegalAction("Exchanges belong to the Negotiation variant, which this match does not play.")
+            raise IllegalAction(
+                Text(gettext_noop("Exchanges belong to the Negotiation variant, which this match does not play."))
+            )
         if self.offers_made >= MAX_OFFERS_PER_ROUND:
-            raise IllegalAction(f"The Main Player has made the {MAX_OFFERS_PER_ROUND} offers a round allows: deal now.")
+            raise IllegalAction(
+                Text(
+                    gettext_noop("The Main Player has made the %(count)s offers a round allows: deal now."),
+                    count=MAX_OFFERS_PER_ROUND,
+                )
+            )
         main = self.main
         if partner == main or partner >= self.num_players:
-            raise IllegalAction("Offer an exchange to one of the other players.")
-        for side, counts, hand in (("give", give, self.hands[main]), ("ask for", take, self.hands[partner])):
+            raise IllegalAction(Text(gettext_noop("Offer an exchange to one of the other players.")))
+        for giving, counts, hand in ((True, give, self.hands[main]), (False, take, self.hands[partner])):
             total = sum(counts)
             if not 1 <= total <= MAX_OFFER_CHIPS:
-                raise IllegalAction(f"An exchange puts 1 to {MAX_OFFER_CHIPS} chips on each side.")
+                raise IllegalAction(
+                    Text(gettext_noop("An exchange puts 1 to %(count)s chips on each side."), count=MAX_OFFER_CHIPS)
+                )
             for c in range(5):
                 if counts[c] > hand[c]:
-                    whose = "you hold" if side == "give" else f"{COLOURS[partner].capitalize()} holds"
-                    raise IllegalAction(f"You cannot {side} {counts[c]} {COLOURS[c]}: {whose} {hand[c]}.")
+                    colour = colour_word(COLOURS[c])
+                    if giving:
+                        said = Text(
+                            gettext_noop("You cannot give %(count)s %(colour)s: you hold %(held)s."),
+                            count=counts[c],
+                            colour=colour,
+                            held=hand[c],
+                        )
+                    else:
+                        said = Text(
+                            gettext_noop("You cannot ask for %(count)s %(colour)s: %(partner)s holds %(held)s."),
+                            count=counts[c],
+                            colour=colour,
+                            partner=colour_title(COLOURS[partner]),
+                            held=hand[c],
+                        )
+                    raise IllegalAction(said)
         self.offer = (partner, tuple(give), tuple(take))
         self.offers_made += 1
         self.phase = P_ANSWER
@@ -731,9 +813,9 @@ class GP02AState(State):
 
     def _apply_chrono(self, c: int) -> None:
         if c == PURPLE:
-            raise IllegalAction("The purple chip never goes on the chronology.")
+            raise IllegalAction(Text(gettext_noop("The purple chip never goes on the chronology.")))
         if not self.hands[self.seat][c]:
-            raise IllegalAction(f"You hold no {COLOURS[c]} chip.")
+            raise IllegalAction(Text(gettext_noop("You hold no %(colour)s chip."), colour=colour_word(COLOURS[c])))
         self.hands[self.seat][c] -= 1
         self.chrono[c] += 1
         self.chrono_used += 1
@@ -760,7 +842,14 @@ class GP02AState(State):
     def _apply_block(self, b: int) -> None:
         k = self._hand_chips() if self.phase == P_ACT else sum(self.pending)
         if self.free[b] < k:
-            raise IllegalAction(f"Block {b + 1} has only {self.free[b]} free fields for {k} chips.")
+            raise IllegalAction(
+                Text(
+                    gettext_noop("Block %(block)s has only %(free)s free fields for %(count)s chips."),
+                    block=b + 1,
+                    free=self.free[b],
+                    count=k,
+                )
+            )
         if self.phase == P_ACT:
             hand = self.hands[self.seat]
             self.pending = hand[:4]
@@ -770,10 +859,12 @@ class GP02AState(State):
 
     def _apply_move(self) -> None:
         if self.cards[self.seat] not in (2, 3):
-            raise IllegalAction(f"Card {self.cards[self.seat]} may only place, not move.")
+            raise IllegalAction(
+                Text(gettext_noop("Card %(card)s may only place, not move."), card=self.cards[self.seat])
+            )
         k = self._hand_chips()
         if not self._move_completable(k, k, -1, -1):
-            raise IllegalAction(f"You cannot lift and re-place {k} of your chips.")
+            raise IllegalAction(Text(gettext_noop("You cannot lift and re-place %(count)s of your chips."), count=k))
         hand = self.hands[self.seat]
         bag = self.bag
         for c in range(4):
@@ -787,11 +878,17 @@ class GP02AState(State):
     def _apply_lift(self, f: int) -> None:
         own = self.seat
         if self.board[f] != own or GRAY[f]:
-            raise IllegalAction(f"{FIELD_NAMES[f]} holds none of your chips on a white field.")
+            raise IllegalAction(
+                Text(gettext_noop("%(field)s holds none of your chips on a white field."), field=FIELD_NAMES[f])
+            )
         b = BLOCK_OF[f]
         k = len(self.lifted) + self.to_lift
         if not self._move_completable(self.to_lift - 1, k, b, b):
-            raise IllegalAction(f"After lifting {FIELD_NAMES[f]} no block could take the lifted chips.")
+            raise IllegalAction(
+                Text(
+                    gettext_noop("After lifting %(field)s no block could take the lifted chips."), field=FIELD_NAMES[f]
+                )
+            )
         self._take(f, to_bag=False)
         self.pending[own] += 1
         self.lifted.append(f)
@@ -801,13 +898,17 @@ class GP02AState(State):
 
     def _apply_put(self, c: int, f: int) -> None:
         if c == PURPLE:
-            raise IllegalAction("The purple chip is never placed.")
+            raise IllegalAction(Text(gettext_noop("The purple chip is never placed.")))
         if not self.pending[c]:
-            raise IllegalAction(f"You have no {COLOURS[c]} chip to place.")
+            raise IllegalAction(
+                Text(gettext_noop("You have no %(colour)s chip to place."), colour=colour_word(COLOURS[c]))
+            )
         if BLOCK_OF[f] != self.block:
-            raise IllegalAction(f"{FIELD_NAMES[f]} is not in block {self.block + 1}.")
+            raise IllegalAction(
+                Text(gettext_noop("%(field)s is not in block %(block)s."), field=FIELD_NAMES[f], block=self.block + 1)
+            )
         if self.board[f] >= 0:
-            raise IllegalAction(f"{FIELD_NAMES[f]} is not free.")
+            raise IllegalAction(Text(gettext_noop("%(field)s is not free."), field=FIELD_NAMES[f]))
         self._place(f, c)
         self.pending[c] -= 1
         p = self.pending
@@ -816,16 +917,22 @@ class GP02AState(State):
 
     def _apply_purge(self, f: int) -> None:
         if not self.hands[self.seat][PURPLE]:
-            raise IllegalAction("You do not hold the purple chip.")
+            raise IllegalAction(Text(gettext_noop("You do not hold the purple chip.")))
         if GRAY[f]:
-            raise IllegalAction(f"{FIELD_NAMES[f]} is a gray field: its chip stays.")
+            raise IllegalAction(Text(gettext_noop("%(field)s is a gray field: its chip stays."), field=FIELD_NAMES[f]))
         if self.board[f] < 0:
-            raise IllegalAction(f"There is no chip on {FIELD_NAMES[f]}.")
+            raise IllegalAction(Text(gettext_noop("There is no chip on %(field)s."), field=FIELD_NAMES[f]))
         check = self._purge_checker()
         if check is not None and not check(f):
             raise IllegalAction(
-                f"Your movement still has to lift {self.to_lift} of your chips: "
-                f"the one on {FIELD_NAMES[f]} may not be removed now."
+                Text(
+                    gettext_noop(
+                        "Your movement still has to lift %(count)s of your chips: "
+                        "the one on %(field)s may not be removed now."
+                    ),
+                    count=self.to_lift,
+                    field=FIELD_NAMES[f],
+                )
             )
         self._take(f, to_bag=True)
         self.hands[self.seat][PURPLE] = 0
@@ -876,7 +983,10 @@ class GP02AState(State):
 
     def end_words(self) -> str:
         if self.end_reason == "stuck":
-            return f"{COLOURS[self.seat]} could neither place nor move its chips"
+            return Text(
+                gettext_noop("%(colour)s could neither place nor move its chips"),
+                colour=colour_word(COLOURS[self.seat]),
+            )
         return END_REASONS.get(self.end_reason or "", "")
 
     def _end(self, reason: str) -> None:
@@ -912,7 +1022,7 @@ class GP02AState(State):
         result = []
         for c in range(4):
             result.append(
-                {"chronology": self.chrono[c], "groups": 0, "blocks": 0, "items": [["Chronology", self.chrono[c]]]}
+                {"chronology": self.chrono[c], "groups": 0, "blocks": 0, "items": [[_CHRONOLOGY, self.chrono[c]]]}
             )
         seen = [False] * NUM_FIELDS
         for start in range(NUM_FIELDS):
@@ -933,7 +1043,8 @@ class GP02AState(State):
             if points:
                 first = FIELD_NAMES[min(group)]
                 result[c]["groups"] += points
-                result[c]["items"].append([f"Group of {len(group)} at {first}", points])
+                said = Text(gettext_noop("Group of %(size)s at %(field)s"), size=len(group), field=first)
+                result[c]["items"].append([said, points])
         for b in range(NUM_BLOCKS):
             counts = [0, 0, 0, 0]
             for f in BLOCK_FIELDS[b]:
@@ -945,7 +1056,10 @@ class GP02AState(State):
             leaders = [c for c in range(4) if counts[c] == most]
             points = 3 // len(leaders)
             for c in leaders:
-                label = f"Block {b + 1} majority" if len(leaders) == 1 else f"Block {b + 1} tie of {len(leaders)}"
+                if len(leaders) == 1:
+                    label = Text(gettext_noop("Block %(block)s majority"), block=b + 1)
+                else:
+                    label = Text(gettext_noop("Block %(block)s tie of %(count)s"), block=b + 1, count=len(leaders))
                 result[c]["blocks"] += points
                 result[c]["items"].append([label, points])
         for entry in result:
@@ -1025,60 +1139,116 @@ class GP02AState(State):
         """What the seat to move does now: said to it (``mover``, naming it still, for a
         player who holds several seats' colours in mind) or about it."""
         phase = self.phase
-        who = COLOURS[self.seat].capitalize() if 0 <= self.seat < self.num_players else ""
-        main = f"{COLOURS[self.main].capitalize()}, the Main Player,"
+        who = colour_title(COLOURS[self.seat]) if 0 <= self.seat < self.num_players else ""
+        main = colour_title(COLOURS[self.main]) if 0 <= self.main < self.num_players else ""
         if phase == P_FIRST:
-            return "Chance picks the first Main Player."
+            return Text(gettext_noop("Chance picks the first Main Player."))
         if phase == P_ROLL:
-            return f"{main} rolls the die{' again' if self.removal_done else ''}."
+            if self.removal_done:
+                return Text(gettext_noop("%(main)s, the Main Player, rolls the die again."), main=main)
+            return Text(gettext_noop("%(main)s, the Main Player, rolls the die."), main=main)
         if phase == P_DRAW:
-            return f"{who} draws a chip from the bag ({self.draw_left} to go)."
+            return Text(
+                gettext_noop("%(who)s draws a chip from the bag (%(left)s to go)."), who=who, left=self.draw_left
+            )
         if phase == P_DEAL:
-            if mover:
-                who, rule, offer = f"{who}:", "deal the turn cards (you may not keep card 4)", "first offer"
-            else:
-                rule, offer = "deals the turn cards (never keeping card 4)", "first offers"
             if self.can_offer():
                 left = MAX_OFFERS_PER_ROUND - self.offers_made
-                offers = f"{left} offer{'s' if left > 1 else ''} left"
-                return f"{who} {rule}, or {offer} another player an exchange of chips ({offers})."
-            return f"{who} {rule}."
+                if left > 1:
+                    offers = Text(gettext_noop("%(count)s offers left"), count=left)
+                else:
+                    offers = Text(gettext_noop("%(count)s offer left"), count=left)
+                if mover:
+                    said = gettext_noop(
+                        "%(who)s: deal the turn cards (you may not keep card 4), or first offer another player "
+                        "an exchange of chips (%(offers)s)."
+                    )
+                else:
+                    said = gettext_noop(
+                        "%(who)s deals the turn cards (never keeping card 4), or first offers another player "
+                        "an exchange of chips (%(offers)s)."
+                    )
+                return Text(said, who=who, offers=offers)
+            if mover:
+                return Text(gettext_noop("%(who)s: deal the turn cards (you may not keep card 4)."), who=who)
+            return Text(gettext_noop("%(who)s deals the turn cards (never keeping card 4)."), who=who)
         if phase == P_ANSWER:
             _partner, give, take = self.offer
             gives, takes = _chips_words(give), _chips_words(take)
             if mover:
-                return f"{who}: {main} offers you {gives} for your {takes}. Accept or decline."
-            return f"{main} offers {who} {gives} for {takes}: {who} accepts or declines."
+                said = gettext_noop(
+                    "%(who)s: %(main)s, the Main Player, offers you %(gives)s for your %(takes)s. Accept or decline."
+                )
+            else:
+                said = gettext_noop(
+                    "%(main)s, the Main Player, offers %(who)s %(gives)s for %(takes)s: %(who)s accepts or declines."
+                )
+            return Text(said, who=who, main=main, gives=gives, takes=takes)
         if phase == P_END:
-            return f"The game is over: {END_REASONS.get(self.end_reason, self.end_reason)}."
-        return f"{who}: {self._step_words(phase)}." if mover else f"{who} {self._step_words(phase, third=True)}."
+            why = END_REASONS.get(self.end_reason, self.end_reason)
+            return Text(gettext_noop("The game is over: %(why)s."), why=why)
+        if mover:
+            return Text(gettext_noop("%(who)s: %(step)s."), who=who, step=self._step_words(phase))
+        return Text(gettext_noop("%(who)s %(step)s."), who=who, step=self._step_words(phase, third=True))
 
-    def _step_words(self, phase: int, third: bool = False) -> str:
+    def _step_words(self, phase: int, third: bool = False) -> Text:
         """The step of a turn the seat to move is at, as an order (``third``: as a report,
         "puts a chip from their hand")."""
 
-        def say(order: str, report: str) -> str:
-            return report if third else order
+        def say(order: str, report: str, **values) -> Text:
+            return Text(report if third else order, **values)
 
-        your = say("your", "their")
         if phase == P_REMOVE:
-            return say("remove", "removes") + " a chip from a white field"
+            return say(
+                gettext_noop("remove a chip from a white field"), gettext_noop("removes a chip from a white field")
+            )
         if phase == P_CHRONO:
-            return say("put", "puts") + f" a chip from {your} hand on the chronology"
+            return say(
+                gettext_noop("put a chip from your hand on the chronology"),
+                gettext_noop("puts a chip from their hand on the chronology"),
+            )
         if phase == P_ACT:
             k = self._hand_chips()
             if not self._completable(k, -1, -1):
-                return say("use", "uses") + f" the purple chip to make room for {your} {_chips(k)}"
+                return say(
+                    gettext_noop("use the purple chip to make room for your %(chips)s"),
+                    gettext_noop("uses the purple chip to make room for their %(chips)s"),
+                    chips=_chips(k),
+                )
             if self.cards[self.seat] in (2, 3) and self._move_completable(k, k, -1, -1):
-                return say("choose", "chooses") + f" a block for {your} {_chips(k)}, or " + say("move", "moves")
-            return say("choose", "chooses") + f" a block for {your} {_chips(k)}"
+                return say(
+                    gettext_noop("choose a block for your %(chips)s, or move"),
+                    gettext_noop("chooses a block for their %(chips)s, or moves"),
+                    chips=_chips(k),
+                )
+            return say(
+                gettext_noop("choose a block for your %(chips)s"),
+                gettext_noop("chooses a block for their %(chips)s"),
+                chips=_chips(k),
+            )
         if phase == P_LIFT:
-            return say("lift", "lifts") + f" one of {your} chips from a white field ({self.to_lift} to go)"
+            return say(
+                gettext_noop("lift one of your chips from a white field (%(left)s to go)"),
+                gettext_noop("lifts one of their chips from a white field (%(left)s to go)"),
+                left=self.to_lift,
+            )
         if phase == P_MBLOCK:
-            return say("choose", "chooses") + f" a block for the {sum(self.pending)} lifted chips"
+            return say(
+                gettext_noop("choose a block for the %(count)s lifted chips"),
+                gettext_noop("chooses a block for the %(count)s lifted chips"),
+                count=sum(self.pending),
+            )
         if phase == P_PUT:
-            return say("put", "puts") + f" a chip in block {self.block + 1} ({sum(self.pending)} to go)"
-        return say("remove", "removes") + " a chip from a white field with the purple chip"  # P_PURGE
+            return say(
+                gettext_noop("put a chip in block %(block)s (%(left)s to go)"),
+                gettext_noop("puts a chip in block %(block)s (%(left)s to go)"),
+                block=self.block + 1,
+                left=sum(self.pending),
+            )
+        return say(  # P_PURGE
+            gettext_noop("remove a chip from a white field with the purple chip"),
+            gettext_noop("removes a chip from a white field with the purple chip"),
+        )
 
     def _negotiation_view(self) -> dict:
         def counts(chips):
@@ -1158,10 +1328,15 @@ class GP02AState(State):
         return view
 
 
-def _chips_words(counts) -> str:
+def _chips_words(counts) -> Text:
     """``(0, 2, 1, 0, 0)`` -> "2 red and 1 green"."""
-    parts = [f"{n} {COLOURS[c]}" for c, n in enumerate(counts) if n]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return listed(
+        [
+            Text(gettext_noop("%(count)s %(colour)s"), count=n, colour=colour_word(COLOURS[c]))
+            for c, n in enumerate(counts)
+            if n
+        ]
+    )
 
 
 @dataclass(frozen=True)
@@ -1178,36 +1353,52 @@ class GP02AGame(Game):
                 partner, give, take = parse_offer(action)
             except IllegalAction:
                 return action
-            who = COLOURS[partner].capitalize() if partner < 4 else f"seat {partner + 1}"
-            return f"Offer {who} {_chips_words(give)} for {_chips_words(take)}"
+            who = (
+                colour_title(COLOURS[partner])
+                if partner < 4
+                else Text(gettext_noop("seat %(number)s"), number=partner + 1)
+            )
+            return Text(
+                gettext_noop("Offer %(who)s %(gives)s for %(takes)s"),
+                who=who,
+                gives=_chips_words(give),
+                takes=_chips_words(take),
+            )
         if parsed is None:
             return str(action)
         kind = parsed[0]
         if kind == K_ACCEPT:
-            return "Accept the exchange"
+            return Text(gettext_noop("Accept the exchange"))
         if kind == K_DECLINE:
-            return "Decline the exchange"
+            return Text(gettext_noop("Decline the exchange"))
         if kind == K_FIRST:
-            return f"{COLOURS[parsed[1]].capitalize()} is the first Main Player"
+            return Text(gettext_noop("%(colour)s is the first Main Player"), colour=colour_title(COLOURS[parsed[1]]))
         if kind == K_ROLL:
-            return f"Roll a {parsed[1]}"
+            return Text(gettext_noop("Roll a %(number)s"), number=parsed[1])
         if kind == K_REMOVE:
-            return f"Remove the chip on {FIELD_NAMES[parsed[1]]}"
+            return Text(gettext_noop("Remove the chip on %(field)s"), field=FIELD_NAMES[parsed[1]])
         if kind == K_DRAW:
-            return f"Draw a {COLOURS[parsed[1]]} chip"
+            return DRAW_LABELS[parsed[1]]
         if kind == K_DEAL:
-            return "Deal " + ", ".join(f"card {card} to {COLOURS[s].capitalize()}" for s, card in enumerate(parsed[1]))
+            cards = [
+                Text(gettext_noop("card %(card)s to %(colour)s"), card=card, colour=colour_title(COLOURS[s]))
+                for s, card in enumerate(parsed[1])
+            ]
+            dealt = cards[-1]
+            for card in reversed(cards[:-1]):
+                dealt = Text(gettext_noop("%(first)s, %(rest)s"), first=card, rest=dealt)
+            return Text(gettext_noop("Deal %(cards)s"), cards=dealt)
         if kind == K_CHRONO:
-            return f"Put a {COLOURS[parsed[1]]} chip on the chronology"
+            return CHRONO_LABELS[parsed[1]]
         if kind == K_BLOCK:
-            return f"Choose block {parsed[1] + 1}"
+            return Text(gettext_noop("Choose block %(block)s"), block=parsed[1] + 1)
         if kind == K_PUT:
-            return f"Put a {COLOURS[parsed[1]]} chip on {FIELD_NAMES[parsed[2]]}"
+            return Text(PUT_LABELS[parsed[1]], field=FIELD_NAMES[parsed[2]])
         if kind == K_MOVE:
-            return "Move: return your hand and lift your own chips"
+            return Text(gettext_noop("Move: return your hand and lift your own chips"))
         if kind == K_LIFT:
-            return f"Lift your chip from {FIELD_NAMES[parsed[1]]}"
-        return f"Remove the chip on {FIELD_NAMES[parsed[1]]} with the purple chip"
+            return Text(gettext_noop("Lift your chip from %(field)s"), field=FIELD_NAMES[parsed[1]])
+        return Text(gettext_noop("Remove the chip on %(field)s with the purple chip"), field=FIELD_NAMES[parsed[1]])
 
 
 GAME = GP02AGame(
@@ -1215,7 +1406,10 @@ GAME = GP02AGame(
     name="GP02A Territory",
     min_players=3,
     max_players=4,
-    tie_breaks=("more chronology points", "fewer chips on the territory area"),
+    tie_breaks=(
+        Text(gettext_noop("more chronology points")),
+        Text(gettext_noop("fewer chips on the territory area")),
+    ),
     summary="Draw chips from a bag, deal the turn cards and build the largest territories in six blocks.",
     options=(
         Option(

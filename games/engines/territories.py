@@ -26,6 +26,10 @@ from .base import (
     Game,
     IllegalAction,
     State,
+    Text,
+    colour_title,
+    gettext_noop,
+    listed,
     places_from_keys,
     split_action,
     square_name,
@@ -63,15 +67,15 @@ def _point_xy(p: int) -> list[int]:
     return [p % STRIDE, p // STRIDE]
 
 
-def point_name(p: int) -> str:
+def point_name(p: int) -> Text:
     """A grid point in the board's own terms: the squares that meet there."""
     x, y = _point_xy(p)
     around = [square_name(c, r) for r in (y - 1, y) for c in (x - 1, x) if 0 <= c < WIDTH and 0 <= r < HEIGHT]
     if len(around) == 1:
-        return f"the outer corner of {around[0]}"
+        return Text(gettext_noop("the outer corner of %(square)s"), square=around[0])
     if len(around) == 2:
-        return f"the point on the border between {around[0]} and {around[1]}"
-    return f"the corner where {', '.join(around[:-1])} and {around[-1]} meet"
+        return Text(gettext_noop("the point on the border between %(a)s and %(b)s"), a=around[0], b=around[1])
+    return Text(gettext_noop("the corner where %(squares)s meet"), squares=listed(around))
 
 
 @dataclass(frozen=True)
@@ -298,17 +302,19 @@ class Territories(Game):
             return str(action)
         verb, _, arg = action.partition(":")
         if verb == "first" and arg in ("0", "1"):
-            return f"Seat {int(arg) + 1} plays Yellow"  # seats counted from 1, as on the page
+            # Seats counted from 1, as on the page.
+            return Text(gettext_noop("Seat %(number)s plays Yellow"), number=int(arg) + 1)
         if verb == "farm" and arg in SQUARE_BY_NAME:
-            return f"Farm house on {arg}"
+            return Text(gettext_noop("Farm house on %(square)s"), square=arg)
         if action in TRUNK_BY_ACTION:
             a, b = arg.split("-")
-            return f"Trunk between {a} and {b}"
+            return Text(gettext_noop("Trunk between %(a)s and %(b)s"), a=a, b=b)
         return action
 
 
 class TerritoriesState(State):
     views_alike = True  # every seat sees the whole position, as a spectator does
+    text_keys = (*State.text_keys, "open_end_name")
     __slots__ = (
         "game",
         "num_players",
@@ -458,10 +464,10 @@ class TerritoriesState(State):
         verb, arg = split_action(action)
         if self.yellow < 0:
             if verb != "first" or arg not in ("0", "1"):
-                raise IllegalAction("First draw which seat plays Yellow (first:0 or first:1).")
+                raise IllegalAction(Text(gettext_noop("First draw which seat plays Yellow (first:0 or first:1).")))
             self.yellow = int(arg)
         elif self.over:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(Text(gettext_noop("The game is over.")))
         elif self.nfarms < 8:
             self._apply_farm(verb, arg)
         else:
@@ -471,14 +477,14 @@ class TerritoriesState(State):
 
     def _apply_farm(self, verb: str, arg: str) -> None:
         if verb != "farm":
-            raise IllegalAction("Place a farm house first (farm:SQUARE).")
+            raise IllegalAction(Text(gettext_noop("Place a farm house first (farm:SQUARE).")))
         square = SQUARE_BY_NAME.get(arg)
         if square is None:
-            raise IllegalAction(f"{arg!r} is not a square of the board.")
+            raise IllegalAction(Text(gettext_noop("%(square)s is not a square of the board."), square=repr(arg)))
         if not SPOT_MASK >> square & 1:
-            raise IllegalAction(f"{arg} is not a farm-house spot.")
+            raise IllegalAction(Text(gettext_noop("%(square)s is not a farm-house spot."), square=arg))
         if (self.farms[0] | self.farms[1]) >> square & 1:
-            raise IllegalAction(f"{arg} already has a farm house.")
+            raise IllegalAction(Text(gettext_noop("%(square)s already has a farm house."), square=arg))
         self.farms[self.colour] |= 1 << square
         self.nfarms += 1
         self.colour = FARM_ORDER[self.nfarms] if self.nfarms < 8 else YELLOW
@@ -487,8 +493,13 @@ class TerritoriesState(State):
         edge = TRUNK_BY_ACTION.get(action)
         if edge is None:
             if action.startswith("trunk:"):
-                raise IllegalAction(f"{action[6:]!r} is not an edge between two squares (write it like b3-c3).")
-            raise IllegalAction("Place a trunk (trunk:EDGE).")
+                raise IllegalAction(
+                    Text(
+                        gettext_noop("%(edge)s is not an edge between two squares (write it like b3-c3)."),
+                        edge=repr(action[6:]),
+                    )
+                )
+            raise IllegalAction(Text(gettext_noop("Place a trunk (trunk:EDGE).")))
         if self._legal is not None:
             if action not in self._legal:
                 raise IllegalAction(self._why_not(edge))
@@ -514,17 +525,17 @@ class TerritoriesState(State):
         if self.current_player() != TERMINAL:
             return ""
         if not self.over:
-            return "no legal trunk is left"
-        return "every farm house is fenced off from the other colour"
+            return Text(gettext_noop("no legal trunk is left"))
+        return Text(gettext_noop("every farm house is fenced off from the other colour"))
 
     def prompt(self) -> str:
         player = self.current_player()
         if player == CHANCE:
-            return "Draw which seat plays Yellow."
+            return Text(gettext_noop("Draw which seat plays Yellow."))
         if player == TERMINAL:
             if not self.over:
-                return "Game over: no legal trunk is left."
-            return "Game over: every farm house is fenced off from the other colour."
+                return Text(gettext_noop("Game over: no legal trunk is left."))
+            return Text(gettext_noop("Game over: every farm house is fenced off from the other colour."))
         return self._headline(True)
 
     def prompt_others(self) -> str:
@@ -534,20 +545,29 @@ class TerritoriesState(State):
 
     def _headline(self, mover: bool) -> str:
         """What the colour to move does now: an order to it (``mover``) or a report about it."""
-        name = COLOUR_NAMES[self.colour].capitalize()
-        if mover:
-            name += ":"
+        name = colour_title(COLOUR_NAMES[self.colour])
         if self.nfarms < 8:
             left = 1
             while self.nfarms + left < 8 and FARM_ORDER[self.nfarms + left] == self.colour:
                 left += 1
-            return f"{name} {'place' if mover else 'places'} a farm house on a free spot ({left} to place)."
+            if mover:
+                said = gettext_noop("%(colour)s: place a farm house on a free spot (%(left)s to place).")
+            else:
+                said = gettext_noop("%(colour)s places a farm house on a free spot (%(left)s to place).")
+            return Text(said, colour=name, left=left)
         if self.open_end >= 0:
-            verb = "continue" if mover else "continues"
-            return f"{name} {verb} the fence from its open end, {point_name(self.open_end)}."
+            if mover:
+                said = gettext_noop("%(colour)s: continue the fence from its open end, %(point)s.")
+            else:
+                said = gettext_noop("%(colour)s continues the fence from its open end, %(point)s.")
+            return Text(said, colour=name, point=point_name(self.open_end))
         if not self.trunks:
-            return f"{name} {'place' if mover else 'places'} the first trunk against the border."
-        return f"{name} {'start' if mover else 'starts'} a new fence touching a placed trunk."
+            if mover:
+                return Text(gettext_noop("%(colour)s: place the first trunk against the border."), colour=name)
+            return Text(gettext_noop("%(colour)s places the first trunk against the border."), colour=name)
+        if mover:
+            return Text(gettext_noop("%(colour)s: start a new fence touching a placed trunk."), colour=name)
+        return Text(gettext_noop("%(colour)s starts a new fence touching a placed trunk."), colour=name)
 
     def view(self, seat: int | None) -> dict:
         view = self.common_view()
@@ -630,7 +650,9 @@ class TerritoriesState(State):
         if trunk_phase:
             for colour, land, area in self._decided_areas():
                 houses = " ".join(SQUARE_NAME[i] for i in SQUARES if (area & self.farms[colour]) >> i & 1)
-                breakdown[self.seat_of(colour)].append([f"Area of the farm houses {houses}", land])
+                breakdown[self.seat_of(colour)].append(
+                    [Text(gettext_noop("Area of the farm houses %(squares)s"), squares=houses), land]
+                )
         view["score_breakdown"] = breakdown
         view["board"] = {
             "columns": WIDTH,
@@ -764,24 +786,32 @@ class TerritoriesState(State):
         # A side of an opponent's farm house: only when no other start is legal.
         return not any(not sides >> e.eid & 1 and self._rule6(e, f) for e, f in candidates)
 
-    def _why_not(self, edge: _Edge) -> str:
+    def _why_not(self, edge: _Edge) -> Text:
         name = edge.name
         if self.walls >> edge.eid & 1:
-            return f"A trunk already lies on {name}."
+            return Text(gettext_noop("A trunk already lies on %(edge)s."), edge=name)
+        spoils = Text(
+            gettext_noop("A trunk on %(edge)s would spoil land: the fence could not separate farm houses."), edge=name
+        )
         if self.open_end >= 0:
             if self.open_end not in (edge.p, edge.q):
-                return f"The fence must be continued from its open end, {point_name(self.open_end)}."
-            return f"A trunk on {name} would spoil land: the fence could not separate farm houses."
+                return Text(
+                    gettext_noop("The fence must be continued from its open end, %(point)s."),
+                    point=point_name(self.open_end),
+                )
+            return spoils
         if not self._is_mixed(self._area_of(edge.a)):
-            return f"{name} lies in an area whose farm houses are all of one colour."
+            return Text(gettext_noop("%(edge)s lies in an area whose farm houses are all of one colour."), edge=name)
         if not self.trunks:
             if not (BORDER_POINTS >> edge.p & 1 or BORDER_POINTS >> edge.q & 1):
-                return "The first trunk must touch the border."
+                return Text(gettext_noop("The first trunk must touch the border."))
         elif not (self.trunk_points >> edge.p & 1 or self.trunk_points >> edge.q & 1):
-            return "A new fence must start against a trunk already placed."
+            return Text(gettext_noop("A new fence must start against a trunk already placed."))
         if not self._rule6(edge, self._farms_in(self._area_of(edge.a))):
-            return f"A trunk on {name} would spoil land: the fence could not separate farm houses."
-        return f"{name} is a side of an opponent's farm house; start the fence elsewhere."
+            return spoils
+        return Text(
+            gettext_noop("%(edge)s is a side of an opponent's farm house; start the fence elsewhere."), edge=name
+        )
 
     def _farms_in(self, area: int) -> int:
         return area & (self.farms[0] | self.farms[1])

@@ -44,6 +44,7 @@ from live.executor import db
 from portal import metrics
 
 from .. import signals
+from ..engine_text import refusal
 from ..engines import TERMINAL, IllegalAction
 from ..engines.base import State
 from ..models import Match, Seat
@@ -176,7 +177,7 @@ def _decide(room: Room, user, action: str, version: int) -> tuple | None:
     try:
         state.apply(action)
     except IllegalAction as exc:
-        raise MatchError(str(exc), "illegal") from None
+        raise MatchError(refusal(exc), "illegal") from None
     applied: list[tuple[int | None, str]] = [(seat.index, action)]
     resolve_chance(state, applied)
     if state.current_player() == TERMINAL:

@@ -18,6 +18,7 @@ import live
 from portal import metrics
 
 from .. import state_cache
+from ..engine_text import refusal
 from ..engines import TERMINAL, IllegalAction
 from ..models import Match, Move, Seat
 from . import outages
@@ -110,7 +111,7 @@ def _play(match: Match, seat: Seat, action: str, version: int, moves_read: int |
     try:
         state.apply(action)
     except IllegalAction as exc:
-        raise MatchError(str(exc), "illegal") from None
+        raise MatchError(refusal(exc), "illegal") from None
     applied: list[tuple[int | None, str]] = [(seat.index, action)]
     resolve_chance(state, applied)
     return state, applied

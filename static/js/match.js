@@ -6,7 +6,7 @@
 import * as boardView from "./board-view.js";
 import { showYourTurn } from "./your-turn.js";
 import { dateTimeText } from "./times.js";
-import { format, gettext, ngettext } from "./i18n.js";
+import { format, gettext, ngettext, say } from "./i18n.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -41,7 +41,8 @@ const els = {
 // The close code of a socket whose sign-in ended (live.credentials.SIGNED_OUT).
 const SIGNED_OUT = 4401;
 
-let payload = JSON.parse(document.getElementById("match-payload").textContent);
+// The engine's words in a snapshot are said in the page's language as it arrives (say).
+let payload = say(JSON.parse(document.getElementById("match-payload").textContent));
 let renderer = null;
 let socket = null;
 let retry = 0;
@@ -70,10 +71,16 @@ function seatName(index) {
   return (payload.seat_names || [])[index] || format(gettext("Seat %(number)s"), { number: index + 1 });
 }
 
-// An action in plain words, with the seat it names ("Seat 2 plays first", counted from 1)
-// called by its name: "Greedy (red) plays first".
+// An action in plain words, with the seat it names ("Seat 2 plays first", counted from 1, in
+// the page's language) called by its name: "Greedy (red) plays first".
+const seatWord = gettext("Seat %(number)s")
+  .split("%(number)s")
+  .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+  .join("(\\d+)");
+const seatPattern = new RegExp(`(?<![\\p{L}\\d])${seatWord}(?![\\p{L}\\d])`, "gu");
+
 function moveWords(label) {
-  return String(label).replace(/\bSeat (\d+)\b/g, (whole, n) => (payload.seat_names || [])[n - 1] || whole);
+  return String(label).replace(seatPattern, (whole, n) => (payload.seat_names || [])[n - 1] || whole);
 }
 
 function act(action) {
@@ -463,7 +470,8 @@ function keepFocus() {
   (same || els.board).focus({ preventScroll: true });
 }
 
-function applySnapshot(snapshot) {
+function applySnapshot(update) {
+  const snapshot = say(update);
   const statusChanged = payload.status !== snapshot.status;
   // A player who resigned or ran out of time watches from now on: the header and buttons
   // around the board say so once the page is drawn again.
@@ -677,7 +685,7 @@ function loadReplay() {
   replayLoad = fetch(`/matches/${matchId}/replay.json${q}`, { credentials: "same-origin" })
     .then((res) => (res.ok ? res.json() : Promise.reject(new Error(String(res.status)))))
     .then((replay) => {
-      replayFrames = replayFramesOf(replay);
+      replayFrames = replayFramesOf(say(replay));
       replayIndex = replayFrames.length - 1;
       for (const move of replayAsked.splice(0)) replayIndex = move(replayIndex, replayFrames.length - 1);
       showFrame();

@@ -5,6 +5,7 @@ import random
 from django.utils import timezone
 
 from games import replays, services, state_cache
+from games.engine_text import spoken
 from games.engines import CHANCE, get_game
 from games.models import Match, Move, Seat
 
@@ -95,7 +96,9 @@ def finished_from(game: str, users: list, options: dict, state, stored: list) ->
 
 def replay_frames(replay: dict) -> list[dict]:
     """The positions of a replay as the match page rebuilds them (``games.replays``): each
-    step's view with the seat that moved and the action as shown."""
+    step's view with the seat that moved and the action as shown (the engine's words said in
+    English, as an English page says them)."""
+    replay = spoken(replay)
     view = replay["start"]
     frames = [{"seat": None, "action": None, "view": view}]
     for seat, action, patch in zip(replay["seats"], replay["actions"], replay["patches"], strict=True):

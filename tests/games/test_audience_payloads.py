@@ -60,8 +60,14 @@ def test_each_audience_gets_its_own_snapshot_and_no_other(slug):
             part = selectors.seats_json(match, seats)
             sent = selectors.audience_payloads(match, seats, state, seats_part=part, spectator_view=state.view(None))
             clocks = selectors.clock_json(match)
-            expected = {"type": "snapshot", **selectors._payload(match, state, None, part, clocks)}
+            expected = {
+                "type": "snapshot",
+                **selectors.wired_payload(selectors._payload(match, state, None, part, clocks)),
+            }
             assert json.loads(sent["spectator"]) == expected
             for seat in seats:
-                expected = {"type": "snapshot", **selectors._payload(match, state, seat.index, part, clocks)}
+                expected = {
+                    "type": "snapshot",
+                    **selectors.wired_payload(selectors._payload(match, state, seat.index, part, clocks)),
+                }
                 assert json.loads(sent["seats"][seat.index]) == expected, (slug, seed, len(state.history), seat.index)

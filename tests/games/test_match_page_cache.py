@@ -17,6 +17,7 @@ from django.utils import timezone
 
 import live
 from games import selectors, services
+from games.engine_text import spoken
 from games.models import ChatMessage, Match
 from games.services.takebacks import takeback_answer, takeback_request
 from games.views import MATCH_PAGE_SECONDS
@@ -70,7 +71,7 @@ def url(match) -> str:
 def payload_of(body: str) -> dict:
     found = re.search(r'<script id="match-payload" type="application/json">(.*?)</script>', body, re.S)
     assert found, "the page carries its snapshot"
-    return json.loads(found.group(1))
+    return spoken(json.loads(found.group(1)))  # the engine's words said, as the page says them
 
 
 def kept_page(client: Client, match, renders: list) -> str:

@@ -13,6 +13,7 @@ from django.test import AsyncClient
 from rest_framework.authtoken.models import Token
 
 from games import services, state_cache
+from games.engine_text import spoken
 from games.models import Match
 
 from .helpers import fresh, play_turn, start_two_player
@@ -38,7 +39,7 @@ class Stream:
         while True:
             line = await self.line(timeout)
             if line:  # blank lines keep the stream alive
-                return json.loads(line)
+                return spoken(json.loads(line))  # the engine's words said, as the page says them
 
     async def ended(self, timeout: float = 10.0) -> bool:
         try:

@@ -9,6 +9,7 @@ from django.contrib.auth.models import AnonymousUser
 from rest_framework.test import APIClient
 
 from games import services, state_cache
+from games.engine_text import spoken
 from games.models import Match
 from portal.asgi import application
 
@@ -31,7 +32,8 @@ async def receive(communicator, kind, timeout=10):
     """The next frame of ``kind`` (others, such as interleaved snapshots, are skipped); for
     ``"ack"``, the frame that carries the ack of the mover's move (their update, as a rule)."""
     while True:
-        frame = json.loads(await communicator.receive_from(timeout=timeout))
+        # Read as the page reads it: the engine's words said (in English here).
+        frame = spoken(json.loads(await communicator.receive_from(timeout=timeout)))
         if frame["type"] == kind or (kind == "ack" and acked(frame)):
             return frame
 
@@ -85,7 +87,7 @@ async def test_an_action_over_the_socket_is_acked_and_broadcast_to_every_seat_an
         text_data=json.dumps({"type": "act", "action": action, "version": match.version})
     )
     # The mover gets the update its move made straight away, and it carries the ack.
-    own = json.loads(await sockets[mover.username].receive_from(timeout=10))
+    own = spoken(json.loads(await sockets[mover.username].receive_from(timeout=10)))
     assert own["type"] == "snapshot" and own["ack"] == own["version"] > match.version
     after = await sync_to_async(state_cache.load)(await sync_to_async(fresh)(match.pk))
     for name, ws in sockets.items():

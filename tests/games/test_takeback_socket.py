@@ -10,6 +10,7 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth.models import AnonymousUser
 
 from games import state_cache
+from games.engine_text import spoken
 from games.models import Match
 
 from . import test_socket
@@ -26,7 +27,7 @@ async def frame_where(ws, test, timeout=10):
     """The next frame for which ``test(frame, raw_text)`` holds; the raw text comes along."""
     while True:
         raw = await ws.receive_from(timeout=timeout)
-        frame = json.loads(raw)
+        frame = spoken(json.loads(raw))  # the engine's words said, as the page says them
         if test(frame, raw):
             return frame, raw
 

@@ -41,4 +41,12 @@ def test_a_german_reader_of_a_match_reads_the_pages_scripts_in_german(asgi_serve
         assert page.inner_text("#turn-who") == expected
         # The board's module reads the same catalogue (static/games/game-of-god.js).
         assert "Figuren in gegnerischen Zielfeldern" in page.locator("#board").text_content()
+        # What the engine says too: the seats' colours, the line above the board, the moves.
+        assert name.endswith(("(blau)", "(grün)", "(orange)", "(rosa)")), name
+        # The game begins with the empty goal square the chooser leaves.
+        if mine:
+            assert page.inner_text("#prompt").startswith("Wähle die Spalte deines Zielfelds, die frei bleibt (")
+            assert "frei lassen" in page.inner_text("#actions") and "Leave" not in page.inner_text("#actions")
+        else:
+            assert " wählt die Spalte des eigenen Zielfelds, die frei bleibt (" in page.inner_text("#prompt")
         page.context.close()
