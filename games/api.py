@@ -34,7 +34,7 @@ from portal.api_fields import TextField
 from portal.json_limits import BoundedJSONParser
 from portal.pagination import StrictPageNumberPagination, page_of, paginated
 
-from . import exports, records, selectors, services
+from . import engine_text, exports, records, selectors, services
 from .engines import all_games
 from .models import ChatMessage, Match
 from .services import imports
@@ -219,6 +219,11 @@ class MoveOutSerializer(serializers.Serializer):
 # not allowed (403), no such match (404), stale version or finished match (409).
 MATCH_WRITE_ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer}
 INVITE_TOKEN = OpenApiParameter("token", str, description="The invite token of an invite-only match.")
+LABELS_LANGUAGE = OpenApiParameter(
+    "lang",
+    str,
+    description="The moves' labels in this language (de, fr or es) instead of English; the actions are the same.",
+)
 
 
 def _match_or_404(request, match_id):
@@ -323,14 +328,21 @@ def match_detail(request, match_id):
 @paginated(MovePagination)
 @extend_schema(
     description="The match's moves, first to last, 500 a page.",
-    parameters=[INVITE_TOKEN],
+    parameters=[INVITE_TOKEN, LABELS_LANGUAGE],
     responses=MoveOutSerializer(many=True),
 )
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def match_moves(request, match_id):
     match = _match_or_404(request, match_id)
-    return page_of(request, selectors.moves_json(match))
+    language = request.query_params.get("lang")
+    if language not in dict(settings.LANGUAGES) or language == "en":
+        return page_of(request, selectors.moves_json(match))
+
+    def said(row: dict) -> dict:  # the match page's move list, in the page's language
+        return {**row, "label": engine_text.translated(row["label"], language)}
+
+    return page_of(request, selectors.moves_json(match), said)
 
 
 @extend_schema(parameters=[INVITE_TOKEN], request=None, responses={200: SnapshotSerializer, **MATCH_WRITE_ERRORS})

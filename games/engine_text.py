@@ -16,7 +16,6 @@ from __future__ import annotations
 import ast
 import functools
 import importlib
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -85,6 +84,20 @@ def wired(value: Any) -> Any:
     return value
 
 
+def translated_all(value: Any) -> Any:
+    """``value`` with each ``Text`` in it (in a list, a tuple or a dict's values, at any depth)
+    said in the active language (``translated``): for what the server hands a page whole, a
+    lesson's view and labels; what holds none is returned as it is."""
+    kind = type(value)
+    if kind is Text:
+        return translated(value)
+    if kind is list or kind is tuple:
+        return [translated_all(item) for item in value]
+    if kind is dict:
+        return {key: translated_all(item) for key, item in value.items()}
+    return value
+
+
 # What may hold a ``Text`` (a ``Text`` itself included): anything else is passed over unread.
 _HOLDERS = frozenset({Text, list, tuple, dict})
 
@@ -145,11 +158,10 @@ def msgids(game: str) -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=64)
-def catalogue(game: str, language: str) -> str:
-    """The templates of ``game`` in ``language``, as JSON text ``{msgid: translation}`` for
-    the match page (only those translated differently from the English)."""
+def catalogue(game: str, language: str) -> dict[str, str]:
+    """The templates of ``game`` in ``language``, ``{msgid: translation}``, for the match page
+    (only those translated differently from the English; the page carries it with Django's
+    ``json_script``)."""
     with override(language):
         pairs = {m: gettext(m) for m in msgids(game)}
-    said = json.dumps({m: t for m, t in pairs.items() if t != m}, ensure_ascii=False, sort_keys=True)
-    # Safe inside the page's <script> element, as Django's json_script makes it.
-    return said.replace("<", "\\u003C").replace(">", "\\u003E").replace("&", "\\u0026")
+    return {m: t for m, t in sorted(pairs.items()) if t != m}

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from portal import json_limits
 
 from .catalog import all_games
+from .engine_text import translated_all
 from .forms import UNTIMED
 from .seat_names import seat_names
 from .tutorials import Position, Tutorial, answer, get_tutorial, lessons_of, position
@@ -86,22 +87,28 @@ def lesson_payload(here: Position) -> dict:
     steps = tutorial.steps
     current = None if here.finished else steps[here.step]
     names = [_(name) for name in tutorial.names]
-    return {
-        "game": tutorial.slug,
-        "lesson": tutorial.lesson,
-        "seat": tutorial.seat,
-        "seats": [{"index": i, "username": name} for i, name in enumerate(names)],
-        "seat_names": seat_names(names, view.get("seat_colours")),
-        "view": view,
-        "legal_actions": ([] if here.finished else [{"action": a, "label": label(a)} for a in state.legal_actions()]),
-        "progress": here.progress,
-        "step": here.step,
-        "steps": [_(s.title) for s in steps],
-        "title": _(current.title) if current else _finished_title(tutorial),
-        "prompt": _(current.prompt if current else tutorial.closing),
-        "done": _(here.just_done),
-        "finished": here.finished,
-    }
+    # The engine's own words (the view's, the actions' labels, the colours in the seats' names)
+    # in the reader's language, as the match page says them.
+    return translated_all(
+        {
+            "game": tutorial.slug,
+            "lesson": tutorial.lesson,
+            "seat": tutorial.seat,
+            "seats": [{"index": i, "username": name} for i, name in enumerate(names)],
+            "seat_names": seat_names(names, view.get("seat_colours")),
+            "view": view,
+            "legal_actions": (
+                [] if here.finished else [{"action": a, "label": label(a)} for a in state.legal_actions()]
+            ),
+            "progress": here.progress,
+            "step": here.step,
+            "steps": [_(s.title) for s in steps],
+            "title": _(current.title) if current else _finished_title(tutorial),
+            "prompt": _(current.prompt if current else tutorial.closing),
+            "done": _(here.just_done),
+            "finished": here.finished,
+        }
+    )
 
 
 def _finished_title(tutorial: Tutorial) -> str:

@@ -560,7 +560,9 @@ async function loadMoves() {
     const q = token ? `?token=${encodeURIComponent(token)}` : "";
     // The list comes in pages: follow `next` to its end.
     const moves = [];
-    let url = `/api/matches/${matchId}/moves/${q}`;
+    // The labels in the page's language (the API's are English unless asked).
+    const lang = document.documentElement.lang || "en";
+    let url = `/api/matches/${matchId}/moves/${q ? `${q}&` : "?"}lang=${encodeURIComponent(lang)}`;
     let res = null;
     while (url) {
       res = await fetch(url, { credentials: "same-origin" });

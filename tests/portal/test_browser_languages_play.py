@@ -37,7 +37,14 @@ PHONE = {"width": 390, "height": 844}
 
 
 def english_words(text: str) -> list[str]:
-    return [word for word in ENGLISH if re.search(rf"\b{re.escape(word)}\b", text)]
+    """The English words found, each with the line it is in."""
+    found = []
+    for word in ENGLISH:
+        for line in text.splitlines():
+            if re.search(rf"\b{re.escape(word)}\b", line):
+                found.append(f"{word}: {line.strip()[:120]}")
+                break
+    return found
 
 
 def overflow(page) -> int:
