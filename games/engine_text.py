@@ -17,6 +17,7 @@ import ast
 import functools
 import importlib
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -148,10 +149,21 @@ def _marked(path: Path) -> list[str]:
     return found
 
 
-@functools.cache
+# CPython 3.11's ``ast.parse`` may fail ("AST constructor recursion depth mismatch") when two
+# threads parse at once, as two requests for match pages of a new game or language would.
+_PARSING = threading.Lock()
+
+
+@functools.lru_cache(maxsize=16)
 def msgids(game: str) -> tuple[str, ...]:
     """Every template ``game``'s engine can say (its own module's, the shared ones of
-    ``games.engines.base``, and the portal's outcome and seat-name templates)."""
+    ``games.engines.base``, and the portal's outcome and seat-name templates): read from the
+    sources once per process, one thread at a time."""
+    with _PARSING:
+        return _msgids(game)
+
+
+def _msgids(game: str) -> tuple[str, ...]:
     module = next(m for m in _ENGINE_MODULES if importlib.import_module(f"games.engines.{m}").GAME.slug == game)
     sources = (ENGINES / f"{module}.py", ENGINES / "base.py", *PORTAL_SOURCES)
     return tuple(dict.fromkeys(m for path in sources for m in _marked(path)))

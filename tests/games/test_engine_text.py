@@ -193,3 +193,18 @@ def test_the_move_list_the_match_page_loads_is_in_its_language_and_the_api_stays
     assert [m["label"] for m in german] != [m["label"] for m in english]
     # A language the site lacks is English, as without one.
     assert client.get(f"/api/matches/{match.pk}/moves/?lang=xx").json()["results"] == english
+
+
+def test_match_pages_of_a_new_language_asked_at_once_all_get_the_catalogue():
+    """The first pages of a game in a language read its templates from the sources; many at
+    once (a crowd opening a match) each get the same catalogue, none an error."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from games import engine_text
+
+    engine_text.msgids.cache_clear()
+    engine_text.catalogue.cache_clear()
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda i: catalogue("gp02a", ("de", "fr", "es")[i % 3]), range(24)))
+    assert all(c == catalogue("gp02a", ("de", "fr", "es")[i % 3]) for i, c in enumerate(got))
+    assert got[0]["Roll a %(number)s"] != "Roll a %(number)s"
