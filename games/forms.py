@@ -89,17 +89,17 @@ class GameForm(forms.Form):
         for game in all_games():
             for option in game.options:
                 name = f"opt_{game.slug}_{option.name}"
-                label = f"{game.name}: {option.label}"
+                label = f"{game.name}: {gettext(option.label)}"  # the engine's words, marked there
                 if option.values is None:
                     field = forms.BooleanField(
-                        required=False, initial=option.default, label=label, help_text=option.help
+                        required=False, initial=option.default, label=label, help_text=gettext(option.help)
                     )
                 else:  # a number, checked against the players in clean(); empty: the standard
                     allowed = game.option_values(option)
                     field = forms.IntegerField(
                         required=False,
                         label=label,
-                        help_text=option.help,
+                        help_text=gettext(option.help),
                         widget=forms.NumberInput(attrs={"min": allowed[0], "max": allowed[-1]}),
                     )
                 field.game = game.slug  # the form shows it only while this game is chosen

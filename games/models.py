@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import clock as clock_rules
 from .clock import Clock
+from .engine_text import translated
 from .engines import get_game
 
 
@@ -101,9 +102,10 @@ class Match(models.Model):
 
     @property
     def options_text(self) -> str:
-        """The match's departures from the standard game, in words ("" for the standard)."""
+        """The match's departures from the standard game, in words in the active language ("" for
+        the standard)."""
         try:
-            return " · ".join(self.engine.options_text(self.options))
+            return " · ".join(translated(words) for words in self.engine.options_text(self.options))
         except KeyError:
             return ""
 

@@ -209,16 +209,18 @@ class Game:
         """The chosen options that differ from the standard game, in words: a yes/no option by
         its label, a number as "label: value"."""
         options = options or {}
-        words = []
+        words: list[str] = []
         for opt in self.options:
             value = options.get(opt.name, opt.default)
             if opt.values is not None and value is not None:
-                words.append(f"{opt.label}: {value}")
+                words.append(Text(gettext_noop("%(option)s: %(value)s"), option=Text(opt.label), value=value))
             elif opt.values is None and value is True:
-                words.append(opt.label)
+                words.append(Text(opt.label))
         for opt in self.rulings:
             if options.get(opt.name) is not None:
-                words.append(f"{opt.label}: {options[opt.name]}")
+                words.append(
+                    Text(gettext_noop("%(option)s: %(value)s"), option=Text(opt.label), value=options[opt.name])
+                )
         return words
 
     def option_values(self, option: Option, num_players: int | None = None) -> tuple[int, ...]:

@@ -995,24 +995,30 @@ GAME = ChitTerritoryGame(
     min_players=2,
     max_players=4,
     tie_breaks=(Text(gettext_noop("more structures on the board")),),
-    summary="Draw chits from your cup, wage war with armies and build temples, castles and "
-    "palaces to control the nine territories of a 9 x 9 map.",
+    summary=gettext_noop(
+        "Draw chits from your cup, wage war with armies and build temples, castles and "
+        "palaces to control the nine territories of a 9 x 9 map."
+    ),
     options=(
         Option(
             name="mountains_rivers",
-            label="Mountains and rivers",
+            label=gettext_noop("Mountains and rivers"),
             default=False,
-            help="Six mountain and six river plots: mines must be built on or next to a "
-            "mountain, farms on or next to a river.",
+            help=gettext_noop(
+                "Six mountain and six river plots: mines must be built on or next to a "
+                "mountain, farms on or next to a river."
+            ),
         ),
     ),
     rulings=(
         Option(
             name="stall_rounds",
-            label="Rounds without a build that end the game",
+            label=gettext_noop("Rounds without a build that end the game"),
             default=None,
-            help="Absent: five full rounds in a row (the current rule). 1: the former rule, which "
-            "ended the game after a single round in which nobody built.",
+            help=gettext_noop(
+                "Absent: five full rounds in a row (the current rule). 1: the former rule, which "
+                "ended the game after a single round in which nobody built."
+            ),
             values=lambda num_players: (FORMER_STALL_ROUNDS,),
         ),
     ),

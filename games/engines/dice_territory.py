@@ -794,6 +794,8 @@ GAME = DiceTerritory(
     min_players=3,
     max_players=6,
     tie_breaks=(Text(gettext_noop("higher total value of all spaces owned")),),
-    summary="Roll two dice to claim numbered spaces, press your luck, and build the most "
-    "valuable connected territory under a new rule card each round.",
+    summary=gettext_noop(
+        "Roll two dice to claim numbered spaces, press your luck, and build the most "
+        "valuable connected territory under a new rule card each round."
+    ),
 )

@@ -933,16 +933,18 @@ GAME = GameOfGod(
     name="Game of God",
     min_players=2,
     max_players=4,
-    summary="Race stacking pieces into your opponents' goal areas; dice settle challenges.",
+    summary=gettext_noop("Race stacking pieces into your opponents' goal areas; dice settle challenges."),
     player_counts=(2, 4),
     options=(
         Option(
             name="pieces",
-            label="Pieces per player",
+            label=gettext_noop("Pieces per player"),
             default=None,
-            help="Leave empty for the standard game (14 each for two players, 10 each for four). "
-            "Otherwise an even number: the pieces stand in pairs on the own goal area, up to 16 "
-            "each for two players and 12 each for four.",
+            help=gettext_noop(
+                "Leave empty for the standard game (14 each for two players, 10 each for four). "
+                "Otherwise an even number: the pieces stand in pairs on the own goal area, up to 16 "
+                "each for two players and 12 each for four."
+            ),
             values=pieces_choices,
         ),
     ),

@@ -1410,14 +1410,16 @@ GAME = GP02AGame(
         Text(gettext_noop("more chronology points")),
         Text(gettext_noop("fewer chips on the territory area")),
     ),
-    summary="Draw chips from a bag, deal the turn cards and build the largest territories in six blocks.",
+    summary=gettext_noop("Draw chips from a bag, deal the turn cards and build the largest territories in six blocks."),
     options=(
         Option(
             name="negotiation",
-            label="Negotiation",
+            label=gettext_noop("Negotiation"),
             default=False,
-            help="Before dealing the turn cards, the Main Player may offer other players exchanges "
-            "of chips, which they accept or decline.",
+            help=gettext_noop(
+                "Before dealing the turn cards, the Main Player may offer other players exchanges "
+                "of chips, which they accept or decline."
+            ),
         ),
     ),
 )

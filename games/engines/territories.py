@@ -852,5 +852,5 @@ GAME = Territories(
     name="Territories",
     min_players=2,
     max_players=2,
-    summary="Fence off the most land around your farm houses, one trunk at a time.",
+    summary=gettext_noop("Fence off the most land around your farm houses, one trunk at a time."),
 )

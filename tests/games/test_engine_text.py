@@ -208,3 +208,21 @@ def test_match_pages_of_a_new_language_asked_at_once_all_get_the_catalogue():
         got = list(pool.map(lambda i: catalogue("gp02a", ("de", "fr", "es")[i % 3]), range(24)))
     assert all(c == catalogue("gp02a", ("de", "fr", "es")[i % 3]) for i, c in enumerate(got))
     assert got[0]["Roll a %(number)s"] != "Roll a %(number)s"
+
+
+@pytest.mark.django_db
+def test_a_games_summary_and_options_are_in_the_readers_language(client, alice):
+    from games import services
+
+    page = client.get("/games/chit-territory/", headers={"Accept-Language": "de"}).content.decode()
+    assert "Zieh Chits aus deinem Becher" in page and "Draw chits from your cup" not in page
+    client.force_login(alice)
+    lobby = client.get("/play/new/?game=chit-territory", headers={"Accept-Language": "fr"}).content.decode()
+    assert "Montagnes et rivières" in lobby and "Mountains and rivers" not in lobby
+    match = services.match_create(user=alice, game="game-of-god", num_players=2, options={"pieces": 12})
+    from django.utils import translation
+
+    with translation.override("es"):
+        assert match.options_text == "Piezas por jugador: 12"
+    with translation.override("en"):
+        assert match.options_text == "Pieces per player: 12"
