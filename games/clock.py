@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.translation import gettext, ngettext
 
 # The speeds, as ``Match.Speed`` stores them.
 UNTIMED, LIVE, CORRESPONDENCE = "untimed", "live", "correspondence"
@@ -119,10 +120,10 @@ class Clock:
             return ""
         if seconds >= DAY and seconds % DAY == 0:
             days = seconds // DAY
-            return f"{days} day{'s' if days > 1 else ''}"
+            return ngettext("%(days)d day", "%(days)d days", days) % {"days": days}
         if seconds >= 120 and seconds % 60 == 0:
-            return f"{seconds // 60} min"
-        return f"{seconds} s"
+            return gettext("%(minutes)d min") % {"minutes": seconds // 60}
+        return gettext("%(seconds)d s") % {"seconds": seconds}
 
     def create_args(self) -> dict:
         """``match_create``'s clock arguments (``speed``, ``seconds_per_move``, ``days_per_move``)."""

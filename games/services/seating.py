@@ -11,13 +11,14 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import send_mass_mail
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
 
 import live
 from accounts.services import bot_check_may_play, bot_check_not_against_owner, user_lock
 from portal.errors import lazy_message
+from portal.languages import user_language
 
 from .. import selectors
 from ..bots import get_bot
@@ -449,14 +450,22 @@ def match_expire(*, match_id: int, version: int) -> bool:
 
 
 def _tell_expired(match: Match, people: list) -> None:
+    """Tell each person whose open match nobody joined that it was called off, in their own
+    language (``portal.languages.user_language``)."""
     hours = settings.OPEN_MATCH_EXPIRY_HOURS
-    waited = "a day" if hours == 24 else f"{hours:g} hours"
-    subject = f"{match.game_name} #{match.pk} was called off"
-    body = (
-        f"Nobody took the free seats of {match.game_name} #{match.pk} for {waited}, so the match was "
-        f"closed. Open a new one whenever you like.\n\n{settings.SITE_NAME}"
-    )
-    messages = [(subject, body, None, [user.email]) for user in people if user.email]
+    messages = []
+    for user in people:
+        if not user.email:
+            continue
+        with translation.override(user_language(user)):
+            name = {"game": match.game_name, "number": match.pk}
+            waited = gettext("a day") if hours == 24 else gettext("%(hours)g hours") % {"hours": hours}
+            subject = gettext("%(game)s #%(number)s was called off") % name
+            body = gettext(
+                "Nobody took the free seats of %(game)s #%(number)s for %(waited)s, so the match was "
+                "closed. Open a new one whenever you like."
+            ) % {**name, "waited": waited}
+        messages.append((subject, f"{body}\n\n{settings.SITE_NAME}", None, [user.email]))
     try:
         send_mass_mail(messages, fail_silently=False)
     except Exception:

@@ -226,3 +226,17 @@ def test_a_games_summary_and_options_are_in_the_readers_language(client, alice):
         assert match.options_text == "Piezas por jugador: 12"
     with translation.override("en"):
         assert match.options_text == "Pieces per player: 12"
+
+
+def test_a_clock_is_said_in_the_readers_language():
+    from django.utils import translation
+
+    from games.clock import Clock
+
+    clock = Clock("correspondence", 3 * 24 * 3600)
+    with translation.override("de"):
+        assert clock.label == "3 Tage"
+    with translation.override("fr"):
+        assert Clock("correspondence", 24 * 3600).label == "1 jour"
+    with translation.override("en"):
+        assert clock.label == "3 days"
