@@ -3,7 +3,7 @@ from django.conf import settings
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from . import bot_strength
+from . import bot_strength, engine_text
 from .bots import bot_label, bot_names
 from .engines import all_games, get_game
 from .models import Match
@@ -162,8 +162,8 @@ class GameForm(forms.Form):
                 if game == slug and self._is_number(field) and data.get(field) is not None:
                     try:
                         get_game(slug).normalise_options({opt: data[field]}, num_players)
-                    except ValueError as exc:
-                        self.add_error(field, str(exc))
+                    except ValueError as exc:  # the engine's words, in the page's language
+                        self.add_error(field, engine_text.translated(exc.args[0]) if exc.args else str(exc))
         if data.get("time_control") == UNTIMED and data.get("rated"):
             self.add_error("rated", gettext("Untimed practice is casual: choose a clock to play a rated match."))
         return data

@@ -232,10 +232,12 @@ class Game:
         is_number = isinstance(value, int) and not isinstance(value, bool)
         allowed = self.option_values(option, num_players)
         if not is_number or value not in allowed:
-            rule = f"{option.label} must be {describe_numbers(allowed)}, not {value if is_number else repr(value)}."
-            if num_players is not None:
-                rule = f"With {num_players} players, {rule[0].lower()}{rule[1:]}"
-            raise ValueError(rule)
+            said: dict[str, Any] = {"option": Text(option.label), "numbers": describe_numbers(allowed)}
+            said["value"] = value if is_number else repr(value)
+            if num_players is None:
+                raise ValueError(Text(gettext_noop("%(option)s must be %(numbers)s, not %(value)s."), **said))
+            rule = gettext_noop("%(option)s with %(count)s players: %(numbers)s, not %(value)s.")
+            raise ValueError(Text(rule, count=num_players, **said))
 
     def check_players(self, num_players: int) -> None:
         if num_players not in self.allowed_player_counts():

@@ -23,6 +23,7 @@ from portal.languages import user_language
 from .. import selectors
 from ..bots import get_bot
 from ..clock import Clock, ClockError
+from ..engine_text import refusal
 from ..engines import get_game
 from ..models import Match, ModerationLog, Seat
 from .chat import chat_notice
@@ -73,7 +74,7 @@ def match_terms(
         engine.check_players(num_players)
         options = engine.normalise_options(options, num_players)
     except (TypeError, ValueError) as exc:
-        raise MatchError(str(exc)) from None
+        raise MatchError(refusal(exc)) from None  # an engine's words: in the reader's language
     try:
         clock = Clock.chosen(speed, seconds_per_move, days_per_move, untimed_allowed=not rated)
     except ClockError as exc:

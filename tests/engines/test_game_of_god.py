@@ -496,8 +496,8 @@ def test_an_old_record_without_the_option_replays_as_the_standard_game():
 @pytest.mark.parametrize(
     ("num_players", "pieces", "words"),
     [
-        (4, 14, "With 4 players, pieces per player must be an even number from 2 to 12, not 14."),
-        (2, 18, "With 2 players, pieces per player must be an even number from 2 to 16, not 18."),
+        (4, 14, "Pieces per player with 4 players: an even number from 2 to 12, not 14."),
+        (2, 18, "Pieces per player with 2 players: an even number from 2 to 16, not 18."),
         (2, 7, "not 7"),
         (2, 0, "not 0"),
         (2, True, "not True"),

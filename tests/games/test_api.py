@@ -42,7 +42,7 @@ def test_a_match_with_another_number_of_pieces_over_the_api(alice):
     a = api_for(alice)
     refused = a.post("/api/matches/", {"game": "game-of-god", "players": 4, "options": {"pieces": 16}}, format="json")
     assert refused.status_code == 400
-    assert "With 4 players, pieces per player must be an even number from 2 to 12, not 16." in refused.json()["message"]
+    assert "Pieces per player with 4 players: an even number from 2 to 12, not 16." in refused.json()["message"]
     created = a.post("/api/matches/", {"game": "game-of-god", "players": 4, "options": {"pieces": 12}}, format="json")
     assert created.status_code == 201
 

@@ -240,3 +240,16 @@ def test_a_clock_is_said_in_the_readers_language():
         assert Clock("correspondence", 24 * 3600).label == "1 jour"
     with translation.override("en"):
         assert clock.label == "3 days"
+
+
+def test_a_refused_option_number_is_explained_in_the_readers_language():
+    from django.utils import translation
+
+    from games.engines import get_game
+
+    with pytest.raises(ValueError) as refused:
+        get_game("game-of-god").normalise_options({"pieces": 7}, 2)
+    with translation.override("de"):
+        said = translated(refused.value.args[0])
+    assert said == "Figuren je Spieler bei 2 Spielern: eine gerade Zahl von 2 bis 16, nicht 7."
+    assert str(refused.value) == "Pieces per player with 2 players: an even number from 2 to 16, not 7."

@@ -93,8 +93,8 @@ def test_the_form_offers_game_of_god_another_number_of_pieces(client, alice):
 @pytest.mark.parametrize(
     ("num_players", "pieces", "message"),
     [
-        (4, 14, "With 4 players, pieces per player must be an even number from 2 to 12, not 14."),
-        (2, 7, "With 2 players, pieces per player must be an even number from 2 to 16, not 7."),
+        (4, 14, "Pieces per player with 4 players: an even number from 2 to 12, not 14."),
+        (2, 7, "Pieces per player with 2 players: an even number from 2 to 16, not 7."),
     ],
 )
 def test_the_form_explains_a_number_of_pieces_that_does_not_fit(client, alice, num_players, pieces, message):
