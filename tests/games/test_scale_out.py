@@ -11,6 +11,7 @@ from django.conf import settings
 from rest_framework.authtoken.models import Token
 
 from games import services
+from games.engine_text import wired
 from games.engines import get_game
 from games.models import Match
 
@@ -177,4 +178,6 @@ def test_moves_made_through_one_process_reach_every_socket_on_the_other(two_serv
 
 
 def jsonable(view):
-    return json.loads(json.dumps(view))
+    """A view as a frame carries it: the engine's words in their compact form (the page says
+    them in its language), the rest as JSON."""
+    return json.loads(json.dumps(wired(view)))
