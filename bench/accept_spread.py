@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import statistics
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -27,6 +28,8 @@ from bench.servers import UvicornServer
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = "tests.portal.pid_app:application"
+# How long both workers of a server may take to answer once it is ready: far more than they need.
+WORKERS_UP_SECONDS = 30
 LAUNCHERS = {"uvicorn --workers 2": "uvicorn", "python -m portal.serve --workers 2": "portal.serve"}
 
 
@@ -69,10 +72,13 @@ def main(argv: list[str] | None = None) -> int:
                 launcher=launcher,
             )
         try:
-            for server in servers.values():
+            for name, server in servers.items():
                 server.wait_ready(path="/")
+                until = time.monotonic() + WORKERS_UP_SECONDS
                 while len(set(asyncio.run(_pids(server.port, 32)))) < 2:  # both workers up
-                    pass
+                    if time.monotonic() > until:
+                        raise SystemExit(f"{name}: one of its 2 workers answered nothing in {WORKERS_UP_SECONDS} s")
+                    time.sleep(0.05)
             for _ in range(args.rounds):
                 for name, server in servers.items():
                     shares[name].append(busiest(server.port, args.connections))

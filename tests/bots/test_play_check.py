@@ -24,6 +24,32 @@ def test_the_code_now_plays_as_itself():
     assert len(fingerprint) == 12
 
 
+def _tree_with_games(tmp_path):
+    tree = tmp_path / "tree"
+    shutil.copytree(play_check.ROOT / "games", tree / "games", ignore=shutil.ignore_patterns("__pycache__"))
+    return tree
+
+
+def test_a_tree_whose_bot_chooses_otherwise_is_found_to_play_differently(tmp_path):
+    tree = _tree_with_games(tmp_path)
+    greedy = tree / "games" / "bots" / "greedy.py"
+    source = greedy.read_text()
+    ties_broken = "return best[0] if len(best) == 1 else rng.choice(best)"
+    assert ties_broken in source
+    # An older Greedy that takes the last of its best moves instead of drawing one of them.
+    greedy.write_text(source.replace(ties_broken, "return best[-1]"))
+    old = play_check._run_in(tree, ["greedy", "random"])
+    new = play_check._run_in(play_check.ROOT, ["greedy", "random"])
+    differ = sorted(key for key in new if old[key] != new[key])
+    assert differ, "the altered Greedy played every opening as the code now does"
+    assert all(key.endswith("/greedy") for key in differ)  # Random, unchanged, plays alike
+
+
+def test_a_copy_of_the_code_now_plays_alike(tmp_path):
+    tree = _tree_with_games(tmp_path)
+    assert play_check._run_in(tree, ["greedy"]) == play_check._run_in(play_check.ROOT, ["greedy"])
+
+
 def _one_game(tmp_path):
     results = tmp_path / "bots.jsonl"
     results.write_text(json.dumps(record(claim("easy-vs-random"), 0, True, fingerprint="old")) + "\n")
