@@ -28,6 +28,7 @@ Only on PostgreSQL (``live.pg.available``); on SQLite sockets take ``match_act``
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -51,6 +52,8 @@ from ..models import Match, Seat
 from ..selectors import seats_json
 from .play import ActResult, check_request, match_act, version_and_moves_statement
 from .writes import STALE, MatchError, acting_seat, deadline, read_position, resolve_chance, send_update, update_event
+
+log = logging.getLogger(__name__)
 
 MAX_ROOMS = 2048  # matches a process keeps in memory; the least recently played go first
 
@@ -195,6 +198,14 @@ async def _write(room: Room, state: State, new_moves: list, now: datetime) -> tu
     snapshot = state.view(None)
     sql, params = version_and_moves_statement(match.pk, match.version, current, due, snapshot, now, new_moves)
     if await pg.execute(sql, params) != len(new_moves):
+        # The room was behind without knowing it (an update that did not reach this process,
+        # or a change it does not follow): the mover gets the position, the room is read again.
+        log.warning(
+            "Match %s: a move at version %s was not written: the stored match had moved on "
+            "without this process's room; the room is read again",
+            match.pk,
+            match.version,
+        )
         raise MatchError(STALE, "stale")
     match.version += 1
     match.to_move, match.deadline, match.snapshot = current, due, snapshot

@@ -8,6 +8,7 @@ knowing writes nothing, and whoever moved is told the position changed.
 
 import asyncio
 import json
+import logging
 import threading
 
 import pytest
@@ -124,6 +125,7 @@ async def test_a_room_that_missed_an_update_writes_nothing_and_the_player_gets_t
     bob,
     patch_auth,  # noqa: F811
     monkeypatch,
+    caplog,
 ):
     match, sockets = await _seated(patch_auth, alice, bob)
     await _play_first_move(match, sockets, alice, bob)
@@ -137,9 +139,12 @@ async def test_a_room_that_missed_an_update_writes_nothing_and_the_player_gets_t
         await sync_to_async(services.match_act)(match_id=match.pk, user=mover, action=legal[0], version=match.version)
     stored = await sync_to_async(_moves)(match.pk)
     # The same player's page here still shows the position before it, and plays on it again.
-    await _act(ws, legal[-1], match.version)
-    error = await _answer(ws)
+    with caplog.at_level(logging.WARNING, logger="games.services.owner"):
+        await _act(ws, legal[-1], match.version)
+        error = await _answer(ws)
     assert error["code"] == "stale"
+    # What the operators see: which match, at which version this process's room stood.
+    assert f"Match {match.pk}: a move at version {match.version} was not written" in caplog.text
     current = await receive(ws, "snapshot")
     assert current["version"] == match.version + 1
     assert await sync_to_async(_moves)(match.pk) == stored  # nothing written twice, nothing lost
