@@ -163,7 +163,7 @@ class GameForm(forms.Form):
                     try:
                         get_game(slug).normalise_options({opt: data[field]}, num_players)
                     except ValueError as exc:  # the engine's words, in the page's language
-                        self.add_error(field, engine_text.translated(exc.args[0]) if exc.args else str(exc))
+                        self.add_error(field, engine_text.refusal(exc))
         if data.get("time_control") == UNTIMED and data.get("rated"):
             self.add_error("rated", gettext("Untimed practice is casual: choose a clock to play a rated match."))
         return data

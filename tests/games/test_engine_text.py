@@ -253,3 +253,16 @@ def test_a_refused_option_number_is_explained_in_the_readers_language():
         said = translated(refused.value.args[0])
     assert said == "Figuren je Spieler bei 2 Spielern: eine gerade Zahl von 2 bis 16, nicht 7."
     assert str(refused.value) == "Pieces per player with 2 players: an even number from 2 to 16, not 7."
+
+
+def test_the_game_form_explains_a_refused_option_number_in_the_pages_language():
+    from django.utils import translation
+
+    from games.forms import GameForm
+
+    with translation.override("de"):
+        form = GameForm(data={"game": "game-of-god", "num_players": "2", "opt_game-of-god_pieces": "7"})
+        assert not form.is_valid()
+        assert form.errors["opt_game-of-god_pieces"] == [
+            "Figuren je Spieler bei 2 Spielern: eine gerade Zahl von 2 bis 16, nicht 7."
+        ]
