@@ -5,6 +5,7 @@ from __future__ import annotations
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.utils import timezone, translation
 
+from portal import page_cache
 from portal.languages import SUPPORTED, accepted_language
 
 from .time_zones import ViewerZone
@@ -79,12 +80,18 @@ class LanguageMiddleware(_SyncAndAsync):
         if self.async_mode:
             return self.__acall__(request)
         session = getattr(request, "session", None)
-        saved = session.get(LANGUAGE_SESSION_KEY) if session is not None else None
+        saved = None
+        if session is not None and not request.path_info.startswith(API_PREFIX):
+            saved = session.get(LANGUAGE_SESSION_KEY)
         self._activate(request, saved)
         return self.get_response(request)
 
     async def __acall__(self, request):
         session = getattr(request, "session", None)
-        saved = await session.aget(LANGUAGE_SESSION_KEY) if session is not None else None
+        saved = None
+        if session is not None and not request.path_info.startswith(API_PREFIX):
+            # The session comes with the generations the page will ask for: one round trip.
+            await page_cache.prefetch(request)
+            saved = await session.aget(LANGUAGE_SESSION_KEY)
         self._activate(request, saved)
         return await self.get_response(request)

@@ -365,6 +365,67 @@ async def _signed_in(request) -> tuple | None:
     return user_id, (session.session_key, user_id, digest, await session.aget(BACKEND_SESSION_KEY), csrf_secret)
 
 
+# What a signed-in visitor's next page will read, guessed from what the last ones read, so that
+# the session and the generations come in one round trip (``prefetch``): the account each
+# session belonged to, and the areas each address's page showed. Only which keys are read is
+# guessed; every value used is read afresh with the rest.
+GUESSES_KEPT = 4096
+_session_users: OrderedDict[str, Any] = OrderedDict()
+_address_areas: OrderedDict[str, tuple[str, ...]] = OrderedDict()
+# Set on the request by ``prefetch``: {generation key: value} of what was read, and the keys read.
+_PREFETCHED = "page_cache_prefetched"
+
+
+def _remember(kept: OrderedDict, key: str, value: Any) -> None:
+    kept[key] = value
+    kept.move_to_end(key)
+    while len(kept) > GUESSES_KEPT:
+        kept.popitem(last=False)
+
+
+async def prefetch(request) -> None:
+    """Load the session of ``request`` in the event loop, and with it, in the same round trip,
+    the generations its page is likely to ask for: the areas this address's page showed last,
+    and the area of the account this session belonged to last. A later ``whole_page`` then
+    reads only what the guess missed. Does nothing when the session is loaded or has no key;
+    a session the cache does not hold is left to load as usual (from the database)."""
+    session = getattr(request, "session", None)
+    if (
+        session is None
+        or session.session_key is None
+        or hasattr(session, "_session_cache")
+        or getattr(session, "_cache", None) is not shared_cache()  # not the site's store (``portal.sessions``)
+    ):
+        return
+    generation_keys: list[str] = []
+    if _no_messages(request):
+        areas = _address_areas.get(request.get_full_path(), ())
+        user_id = _session_users.get(session.session_key)
+        if user_id is not None:
+            areas = (*areas, viewer_area(user_id))
+        generation_keys = [GENERATION_KEY.format(area) for area in areas]
+    session_key = session.cache_key
+    found = await aget_many(shared_cache(), [session_key, *generation_keys])
+    data = found.pop(session_key, None)
+    if data is not None:  # as the store's own load would have found it
+        session._session_cache = data
+        session.accessed = True
+    if generation_keys:
+        setattr(request, _PREFETCHED, (found, frozenset(generation_keys)))
+
+
+async def _generations_of(request, generation_keys: list[str]) -> dict[str, str]:
+    """The generations of ``generation_keys``: those ``prefetch`` read for this request, and
+    the rest from the cache now."""
+    nothing: tuple[dict[str, str], frozenset[str]] = ({}, frozenset())
+    found, read = getattr(request, _PREFETCHED, nothing)
+    missing = [key for key in generation_keys if key not in read]
+    result = {key: found[key] for key in generation_keys if key in found}
+    if missing:
+        result.update(await aget_many(shared_cache(), missing))
+    return result
+
+
 async def whole_page(
     request,
     areas: Iterable[str],
@@ -389,9 +450,11 @@ async def whole_page(
             return await build()
         user_id, who = signed_in
         csrf_secret = who[-1]
+        _remember(_address_areas, request.get_full_path(), tuple(areas))
+        _remember(_session_users, who[0], user_id)
         areas.append(viewer_area(user_id))
     generation_keys = [GENERATION_KEY.format(area) for area in areas]
-    found = await aget_many(shared_cache(), generation_keys)
+    found = await _generations_of(request, generation_keys)
     if all(k in found for k in generation_keys):
         # The visitor's time zone as their browser keeps it: the page prints times in it.
         zone = request.COOKIES.get(settings.TIME_ZONE_COOKIE_NAME, "")[:64]

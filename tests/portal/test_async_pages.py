@@ -27,6 +27,7 @@ pytestmark = pytest.mark.django_db
 SLUG = all_games()[0].slug
 FULL_PAGES = ["/", "/hall-of-fame/", f"/games/{SLUG}/", f"/games/{SLUG}/ranking/", "/play/", "/stats/"]
 CACHED_PAGES = [*FULL_PAGES, "/play/?part=open"]  # the last: the lobby's list refreshing itself
+KEPT_PAGES = FULL_PAGES[:5]  # whole, for a signed-in visitor too (the statistics page is not)
 
 
 class ThreadHops:
@@ -251,7 +252,7 @@ def renders():
     template_rendered.disconnect(seen)
 
 
-@pytest.mark.parametrize("path", ["/", "/hall-of-fame/", f"/games/{SLUG}/", f"/games/{SLUG}/ranking/", "/play/"])
+@pytest.mark.parametrize("path", KEPT_PAGES)
 def test_a_visitor_with_nothing_of_their_own_gets_the_page_kept_until_a_fragment_changes(client, renders, path):
     from portal import page_cache
 
@@ -273,7 +274,7 @@ def _signed_in_client(user):
     return client
 
 
-@pytest.mark.parametrize("path", ["/", "/hall-of-fame/", f"/games/{SLUG}/", f"/games/{SLUG}/ranking/", "/play/"])
+@pytest.mark.parametrize("path", KEPT_PAGES)
 def test_a_signed_in_visitors_page_is_kept_for_their_session_alone(alice, bob, renders, path):
     first_alice, first_bob = _signed_in_client(alice), _signed_in_client(bob)
     first_alice.get(path)  # the fragments built, the CSRF cookie of the log-out form set
@@ -390,3 +391,84 @@ def test_the_request_signals_have_only_the_receivers_the_handler_runs_in_the_eve
         "django.core.handlers.base.reset_urlconf",
         "django.db.close_old_connections",
     ]
+
+
+# --------------------------------------------------------------------------------------
+# A signed-in visitor's page for one read of the cache: the session and the generations
+
+
+@pytest.fixture
+def cache_reads(monkeypatch):
+    """The keys of every read of the cache made in the event loop by the pages, one list a read."""
+    from portal import cache, page_cache
+
+    reads: list[list[str]] = []
+    original = cache.aget_many
+
+    async def counted(backend, keys):
+        reads.append(list(keys))
+        return await original(backend, keys)
+
+    monkeypatch.setattr(page_cache, "aget_many", counted)
+    return reads
+
+
+def _session_of(user) -> dict:
+    """The cookies of a fresh signed-in session of ``user``."""
+    from django.test import Client
+
+    browser = Client()
+    browser.force_login(user)
+    return {settings.SESSION_COOKIE_NAME: browser.session.session_key}
+
+
+def _asgi_visit(handler, path: str, cookies: dict) -> str:
+    """GET ``path`` as a browser would, keeping the cookies the site sets (the CSRF cookie of
+    the sign-out form); the page's text."""
+    status, headers, body = asgi_get(handler, path, cookies)
+    assert status == 200
+    for line in headers.get("set-cookie", []):
+        name, _, value = line.partition(";")[0].partition("=")
+        cookies[name] = value
+    return body
+
+
+@pytest.mark.parametrize("path", KEPT_PAGES)
+def test_a_signed_in_visitors_kept_page_comes_for_one_read_of_the_cache(alice, cache_reads, renders, path):
+    handler, cookies = ASGIHandler(), _session_of(alice)
+    first = _asgi_visit(handler, path, cookies)  # built, and the CSRF cookie set
+    _asgi_visit(handler, path, cookies)  # kept for this session
+    cache_reads.clear()
+    renders.names.clear()
+    again = _asgi_visit(handler, path, cookies)
+    assert renders.names == [], "the kept page"
+    assert _without_tokens(again) == _without_tokens(first) and "alice" in again
+    assert len(cache_reads) == 1, "the session and the page's generations in one round trip"
+    assert any(key.startswith("django.contrib.sessions") for key in cache_reads[0])
+
+
+def test_a_guess_of_another_account_reads_the_right_ones_too(alice, bob, cache_reads):
+    from portal import page_cache
+
+    handler, cookies = ASGIHandler(), _session_of(alice)
+    _asgi_visit(handler, "/hall-of-fame/", cookies)
+    _asgi_visit(handler, "/hall-of-fame/", cookies)
+    page_cache._session_users[cookies[settings.SESSION_COOKIE_NAME]] = bob.pk  # a wrong guess
+    cache_reads.clear()
+    body = _asgi_visit(handler, "/hall-of-fame/", cookies)
+    assert "alice" in body and ">bob<" not in body
+    assert len(cache_reads) == 2, "alice's own area read after the guess missed it"
+    assert cache_reads[1] == [page_cache.GENERATION_KEY.format(page_cache.viewer_area(alice.pk))]
+
+
+def test_a_kept_page_read_with_its_session_in_one_trip_still_ends_with_a_password_change(
+    alice, django_capture_on_commit_callbacks
+):
+    handler, cookies = ASGIHandler(), _session_of(alice)
+    for _ in range(3):
+        assert "alice" in _asgi_visit(handler, "/hall-of-fame/", cookies)  # kept, and guessed
+    with django_capture_on_commit_callbacks(execute=True):
+        alice.set_password("a-new-password-of-alice")
+        alice.save(update_fields=["password"])
+    body = _asgi_visit(handler, "/hall-of-fame/", cookies)
+    assert "alice" not in body and "Sign in" in body
