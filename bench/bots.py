@@ -107,13 +107,27 @@ def settings_of(slug: str, names, players: int | None = None) -> dict[str, str]:
     return {name: bot_settings(name, slug, players) for name in sorted(set(names))}
 
 
-def counted(record: dict, fingerprint: str) -> bool:
-    """Whether a game counts for the code ``fingerprint``: played by that code and, when it
-    says with what settings, by bots whose settings in that game are still the same."""
+def played_now(record: dict, fingerprint: str) -> bool:
+    """Whether a game was played by the code ``fingerprint`` and, when it says with what
+    settings, by bots whose settings in that game are still the same."""
     if record.get("fingerprint") != fingerprint:
         return False
     played = record.get("settings")
     return played is None or played == settings_of(record["game"], played, record["players"])
+
+
+def voided(record: dict) -> bool:
+    """Whether the wall-clock safety cap stopped one of the game's searches: that move was
+    not its level's (the machine starved the game, or the run was paused in the middle of a
+    search), so the game is no game between the levels. Which games are voided depends on the
+    machine, never on how the game went."""
+    return any(t.get("time_bound") for t in record.get("think", {}).values())
+
+
+def counted(record: dict, fingerprint: str) -> bool:
+    """Whether a game counts toward the verdicts and ratings of the code ``fingerprint``:
+    played by it with the settings of now (``played_now``), and not voided."""
+    return played_now(record, fingerprint) and not voided(record)
 
 
 # ---------------------------------------------------------------------------------------
@@ -358,8 +372,8 @@ class Scheduler:
         self._decided: dict[Claim, bool] = {}
         self.next_index = {c.pairing: len(self.games.get(c.pairing, [])) for c in claims}
         self.turns = 0
-        for games in self.games.values():
-            for r in games:
+        for r in records:  # a voided game's seeded deal is not dealt again
+            if played_now(r, fingerprint):
                 key = (r["game"], r["players"], r["tested"], r["opponent"])
                 self.next_index[key] = max(self.next_index.get(key, 0), r["index"] + 1)
 
@@ -412,8 +426,17 @@ class Scheduler:
     def finished(self, record: dict) -> None:
         pairing = (record["game"], record["players"], record["tested"], record["opponent"])
         self.in_flight[pairing] -= 1
+        if voided(record):
+            return
         self.games.setdefault(pairing, []).append(record)
         self._decided = {c: d for c, d in self._decided.items() if c.pairing != pairing}
+
+
+def pause_file(results: Path) -> Path:
+    """While this file exists, a run playing into ``results`` starts no new game; the games
+    under way finish. The way to free the machine for a while (a benchmark, a test run)
+    without stopping a game in the middle of a search, which its safety cap would end."""
+    return results.with_name(results.name + ".pause")
 
 
 def run(claims: list[Claim], results: Path, minutes: float | None, processes: int, fingerprint: str) -> int:
@@ -424,15 +447,27 @@ def run(claims: list[Claim], results: Path, minutes: float | None, processes: in
     with results.open("a") as out:
         _lock(out)
         scheduler = Scheduler(claims, load_records(results), fingerprint)
-        return _play(scheduler, out, deadline, processes, started)
+        return _play(scheduler, out, deadline, processes, started, pause_file(results))
 
 
-def _play(scheduler: Scheduler, out, deadline: float | None, processes: int, started: float) -> int:
+def _play(scheduler: Scheduler, out, deadline: float | None, processes: int, started: float, pause: Path) -> int:
     played = 0
+    paused = False
     with multiprocessing.get_context("fork").Pool(processes, maxtasksperchild=20) as pool:
         pending = []
         while True:
             open_to_launch = deadline is None or time.monotonic() < deadline
+            if open_to_launch and pause.exists():
+                if not paused:
+                    print(f"paused while {pause} exists; {len(pending)} games under way finish", flush=True)
+                paused = True
+                if not pending:
+                    time.sleep(1.0)
+                    continue
+                open_to_launch = False
+            elif paused and open_to_launch:
+                print("resumed", flush=True)
+                paused = False
             while open_to_launch and len(pending) < processes:
                 task = scheduler.next_task()
                 if task is None:

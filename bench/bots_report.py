@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from bench import elo
-from bench.bots import Claim, counted, games_by_pairing
+from bench.bots import Claim, counted, games_by_pairing, played_now, voided
 from bench.report import machine, write_section
 from bench.sprt import ACCEPT_H0, ACCEPT_H1
 from games.bots import bot_label, bot_names
@@ -85,7 +85,7 @@ def thinking_table(records: list[dict], fingerprint: str) -> str:
     names = _game_names()
     tally: dict[tuple[str, str], dict[str, float]] = {}
     for r in records:
-        if not counted(r, fingerprint):
+        if not played_now(r, fingerprint):  # the voided games too: their stops are measured here
             continue
         for bot, t in r["think"].items():
             if not bot.startswith("mcts") or not t["decisions"]:
@@ -134,7 +134,8 @@ def machines_played_on(records: list[dict]) -> str:
 def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: dict) -> str:
     info = machine()
     ours = [r for r in records if counted(r, fingerprint)]
-    others = len(records) - len(ours)
+    void = [r for r in records if played_now(r, fingerprint) and voided(r)]
+    others = len(records) - len(ours) - len(void)
     games = games_by_pairing(records, fingerprint)
     results = [c.decide(games.get(c.pairing, [])) for c in claims]
     met = sum(r.decision == ACCEPT_H1 for r in results)
@@ -145,7 +146,7 @@ def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: 
     timed = [r for r in ours if "cpu_seconds" in r]
     share = sum(r["cpu_seconds"] for r in timed) / max(sum(r["seconds"] for r in timed), 1e-9)
     load = sum(r["load"] for r in timed) / len(timed) if timed else 0.0
-    slowest = max(ours, key=hard_longest, default=None)
+    slowest = max(ours + void, key=hard_longest, default=None)
     longest = hard_longest(slowest) if slowest else 0.0
     # Hard's clock is wall time: a think past its limit says how loaded the machine was then.
     when = (
@@ -160,7 +161,8 @@ def section(claims: list[Claim], records: list[dict], fingerprint: str, fitted: 
             f"the {len(ours)} games of bot and engine code fingerprint `{fingerprint}` "
             f"({played}), with the levels' settings of now. The file's {others} games of other code, or of a level "
             "with other settings in that game (older bots, or before games carried a fingerprint), are kept but "
-            "not counted.",
+            f"not counted. Nor are the {len(void)} games of this code in which the safety cap stopped a search "
+            "(voided: that move was not its level's; they are counted under *Thinking*).",
             "",
             f"### Claims: {met} met, {missed} missed, {len(claims) - met - missed} undecided",
             "",

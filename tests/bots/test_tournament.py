@@ -395,3 +395,52 @@ def test_a_run_or_an_adoption_into_a_results_file_in_use_is_refused_and_changes_
         assert exit_.value.code == 1
         assert "Another run is playing into" in capsys.readouterr().err
     assert results.read_text() == before
+
+
+def _stopped_by_the_cap(r: dict, decisions: int = 1) -> dict:
+    """``r`` with ``decisions`` of the tested bot's searches ended by the safety cap."""
+    think = {"decisions": 30, "total": 60.0, "max": 900.0, "iterations": 90000, "time_bound": decisions}
+    return {**r, "think": {r["tested"]: think}}
+
+
+def test_a_game_in_which_the_safety_cap_stopped_a_search_decides_nothing_and_its_deal_is_not_dealt_again():
+    c = claim("hard-vs-medium")
+    # Hard won every game, but in the first 20 a search of its was cut short (a paused run).
+    records = [_stopped_by_the_cap(record(c, i, True)) for i in range(20)]
+    scheduler = bots.Scheduler([c], records, "abc")
+    assert not scheduler.decided(c) and scheduler.games.get(c.pairing, []) == []
+    assert scheduler.next_task() == ("abc", "territories", 2, "mcts-hard", "mcts-medium", 20)
+    scheduler.finished(_stopped_by_the_cap(record(c, 20, True)))
+    assert scheduler.games.get(c.pairing, []) == []
+    for i in range(21, 40):
+        scheduler.in_flight[c.pairing] = 1
+        scheduler.finished(record(c, i, True))
+    assert scheduler.decided(c) and len(scheduler.games[c.pairing]) == 19
+
+
+def test_the_report_counts_voided_games_apart_and_measures_their_stops(tmp_path):
+    c = claim("hard-vs-medium")
+    records = [record(c, i, True) for i in range(30)]
+    records += [_stopped_by_the_cap(record(c, 30 + i, False), 2) for i in range(3)]
+    for r in records[:30]:
+        r["think"] = {"mcts-hard": {"decisions": 30, "total": 30.0, "max": 1.5, "iterations": 90000, "time_bound": 0}}
+    doc, strength = tmp_path / "BOTS.md", tmp_path / "strength.json"
+    doc.write_text("# Bots\n")
+    bots_report.write([c], records, "abc", doc=doc, strength=strength)
+    text = doc.read_text()
+    assert "the 30 games of bot and engine code" in text and "Nor are the 3 games" in text
+    row = next(line for line in text.splitlines() if line.startswith("| Territories | 2 | MCTS Hard vs MCTS Medium"))
+    assert "| 100% " in row, "the voided losses are not in the share"
+    hard = next(line for line in text.splitlines() if line.startswith("| Territories | MCTS Hard |"))
+    # 6 of the 990 decisions were stopped by the cap, all in the voided games.
+    assert hard.split("|")[3].strip() == "990" and hard.rstrip(" |").endswith("1%")
+
+
+def test_a_run_starts_no_game_while_its_pause_file_exists(tmp_path, capsys):
+    results = tmp_path / "bots.jsonl"
+    c = bots.Claim("game-of-god", 2, "greedy-vs-random", "greedy", "random", "place", 0.6, 0.1, "Greedy beats Random")
+    bots.pause_file(results).touch()
+    assert bots.run([c], results, minutes=0.03, processes=2, fingerprint="test") == 0
+    assert results.read_text() == "" and "paused while" in capsys.readouterr().out
+    bots.pause_file(results).unlink()
+    assert bots.run([c], results, minutes=None, processes=2, fingerprint="test") >= 8
