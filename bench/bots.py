@@ -42,7 +42,10 @@ the claims that level plays in that game; older games stay in the file.
 **Budgets.** The bots play with their real levels from ``games.bots`` (nothing is scaled
 down). A level's strength is its iteration budget; a search that its wall-clock safety cap
 stopped first played below it, and the records count such decisions per bot (``time_bound``)
-so the report can say so (expected 0).
+so the report can say so (expected 0). Such a game is voided (``voided``): it counts toward no
+verdict and no rating. To free the machine for a while, create the run's pause file
+(``pause_file``) rather than stopping its processes: a search stopped mid-way would run into
+its cap.
 """
 
 from __future__ import annotations
