@@ -233,8 +233,12 @@ def report(
         cells = []
         for two in map(key, TWO_PLAYERS):
             a, b = medians[three], medians[two]
-            cells.append(f"{a / b:.2f}x" if a is not None and b else "-")
-            held[two] = held.get(two, True) and a is not None and bool(b) and a <= 2 * b
+            if a is None or not b:
+                cells.append("-")
+                held[two] = False
+                continue
+            cells.append(f"{a / b:.2f}x")
+            held[two] = held.get(two, True) and a <= 2 * b
         ratio_rows.append(f"| {three} | " + " | ".join(cells) + " |")
     verdicts = "; ".join(f"against {two}: {'held' if ok else 'NOT held'}" for two, ok in held.items())
     info = machine()
