@@ -76,20 +76,23 @@ class LanguageMiddleware(_SyncAndAsync):
             translation.activate(saved)
             request.LANGUAGE_CODE = saved
 
+    @staticmethod
+    def _session(request):
+        """The session to read a saved language from: none for the API, which never uses it."""
+        return None if request.path_info.startswith(API_PREFIX) else getattr(request, "session", None)
+
     def __call__(self, request):
         if self.async_mode:
             return self.__acall__(request)
-        session = getattr(request, "session", None)
-        saved = None
-        if session is not None and not request.path_info.startswith(API_PREFIX):
-            saved = session.get(LANGUAGE_SESSION_KEY)
+        session = self._session(request)
+        saved = session.get(LANGUAGE_SESSION_KEY) if session is not None else None
         self._activate(request, saved)
         return self.get_response(request)
 
     async def __acall__(self, request):
-        session = getattr(request, "session", None)
+        session = self._session(request)
         saved = None
-        if session is not None and not request.path_info.startswith(API_PREFIX):
+        if session is not None:
             # The session comes with the generations the page will ask for: one round trip.
             await page_cache.prefetch(request)
             saved = await session.aget(LANGUAGE_SESSION_KEY)

@@ -293,8 +293,8 @@ async def acached(page: str, areas: Iterable[str], builders: dict[str, Callable[
 # the account and the password hash's digest the session holds, the visitor's CSRF cookie and
 # the generation of the area ``viewer:<id>`` (what the pages show of the account itself: its
 # name and rights, the challenges waiting for it), besides the page's areas. Their next request
-# for the address reads the session and the generations from the cache (two small reads in the
-# event loop) and gets the page without loading the account or rendering anything. An account
+# for the address reads the session and the generations from the cache (one small read in the
+# event loop, ``prefetch``; two when its guess of the keys missed) and gets the page without loading the account or rendering anything. An account
 # saved (a password changed, a name, deactivated) moves its area on, so every session of it is
 # checked afresh by Django's authentication on its next page, as without this cache: a session
 # ended by a sign-out or a password change is never served a kept page. A session that holds
@@ -439,6 +439,7 @@ async def whole_page(
     shorter (for what ends with time rather than a write: a challenge expiring); a page the
     build marked with ``keep_at_most`` is kept that long at most, for everyone."""
     areas = list(dict.fromkeys(areas))
+    address = request.get_full_path()
     key = None
     csrf_secret = None
     if _brings_nothing(request):
@@ -450,7 +451,7 @@ async def whole_page(
             return await build()
         user_id, who = signed_in
         csrf_secret = who[-1]
-        _remember(_address_areas, request.get_full_path(), tuple(areas))
+        _remember(_address_areas, address, tuple(areas))
         _remember(_session_users, who[0], user_id)
         areas.append(viewer_area(user_id))
     generation_keys = [GENERATION_KEY.format(area) for area in areas]
@@ -459,7 +460,7 @@ async def whole_page(
         # The visitor's time zone as their browser keeps it: the page prints times in it.
         zone = request.COOKIES.get(settings.TIME_ZONE_COOKIE_NAME, "")[:64]
         language = translation.get_language()
-        key = (request.get_full_path(), zone, language, release(), *(found[k] for k in generation_keys), *who)
+        key = (address, zone, language, release(), *(found[k] for k in generation_keys), *who)
         kept = _pages.get(key)
         if kept is not None:
             content, csrf_used, until = kept
