@@ -294,7 +294,8 @@ async def acached(page: str, areas: Iterable[str], builders: dict[str, Callable[
 # the generation of the area ``viewer:<id>`` (what the pages show of the account itself: its
 # name and rights, the challenges waiting for it), besides the page's areas. Their next request
 # for the address reads the session and the generations from the cache (one small read in the
-# event loop, ``prefetch``; two when its guess of the keys missed) and gets the page without loading the account or rendering anything. An account
+# event loop, ``prefetch``; two when its guess of the keys missed) and gets the page without
+# loading the account or rendering anything. An account
 # saved (a password changed, a name, deactivated) moves its area on, so every session of it is
 # checked afresh by Django's authentication on its next page, as without this cache: a session
 # ended by a sign-out or a password change is never served a kept page. A session that holds
