@@ -42,7 +42,8 @@ RECEIVE_GRACE_SECONDS = 5.0
 
 def _task_started(**kwargs):
     global _tasks_running
-    _tasks_running += 1
+    with _tasks_lock:  # the worker's two threads start and end tasks at once
+        _tasks_running += 1
 
 
 def _task_done(**kwargs):
@@ -51,7 +52,8 @@ def _task_done(**kwargs):
 
     if threading.current_thread() is not threading.main_thread() and not connection.in_atomic_block:
         connection.close()  # the worker thread's own connection: the test database must be droppable
-    _tasks_running -= 1
+    with _tasks_lock:
+        _tasks_running -= 1
 
 
 def _task_sending(headers=None, **kwargs):

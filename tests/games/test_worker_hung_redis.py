@@ -45,19 +45,24 @@ def played_once(match: Match, moves_before: int) -> None:
     assert now.version - match.version == len(seats), "each action applied once"
 
 
-def blocked_on_locks() -> int:
-    """How many of the worker's database sessions wait on a row lock."""
+def worker_sessions() -> list[tuple]:
+    """The worker's database sessions: state, what each waits on, and its statement."""
     other = connections.create_connection("default")  # the test's own holds the locks
     try:
         with other.cursor() as cursor:
             cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                " AND application_name = %s AND wait_event_type = 'Lock'",
+                "SELECT state, wait_event_type, wait_event, left(query, 80) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND application_name = %s",
                 [NAME],
             )
-            return cursor.fetchone()[0]
+            return cursor.fetchall()
     finally:
         other.close()
+
+
+def blocked_on_locks() -> int:
+    """How many of the worker's database sessions wait on a row lock."""
+    return sum(1 for _, wait_type, _, _ in worker_sessions() if wait_type == "Lock")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -83,7 +88,15 @@ def test_a_worker_whose_redis_hangs_loses_no_task_and_works_again_once_redis_ans
             list(Match.objects.select_for_update().filter(pk__in=[m.pk for m in held]))
             for match in held:
                 send(match)
-            wait_for(lambda: blocked_on_locks() == 2, timeout=WAIT, message="both worker processes at work")
+            # Two fresh processes may take a while on a loaded machine: waited for longer, and
+            # what they were doing is told if they never got there.
+            try:
+                wait_for(lambda: blocked_on_locks() == 2, timeout=2 * WAIT, interval=0.2, message="both at work")
+            except AssertionError as exc:
+                raise AssertionError(
+                    f"both worker processes not at work: sessions {worker_sessions()},"
+                    f" queued {queue.llen('celery')}\n{process.output()[-3000:]}"
+                ) from exc
             send(queued)
             assert queue.llen("celery") == 1, "the third turn waits in the queue"
             own_redis.hang()

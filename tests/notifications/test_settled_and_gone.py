@@ -9,7 +9,7 @@ from forums import services as forums
 from forums.models import Forum
 from games import services as games
 from notifications.models import Notification
-from tests.conftest import drain_worker
+from tests.conftest import drain_worker, wait_for
 from tests.games.helpers import start_two_player
 
 # Every source is a signal or hook run after commit.
@@ -19,6 +19,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def unread(user, kind):
     drain_worker()
     return Notification.objects.filter(user=user, kind=kind, read=False).count()
+
+
+def told(user, kind):
+    """The notification the worker makes for ``user`` (waited for: the worker tells off the
+    request)."""
+    wait_for(lambda: Notification.objects.filter(user=user, kind=kind).exists(), message=f"a {kind} notification")
+    drain_worker()
+    return Notification.objects.get(user=user, kind=kind)
 
 
 @pytest.fixture
@@ -70,8 +78,7 @@ def test_a_notification_whose_topic_was_deleted_leads_to_a_kind_word(client, ali
     general = Forum.objects.get(slug="general")
     topic = forums.topic_create(limited=False, forum_id=general.pk, user=alice, title="Openings", body="Thoughts?")
     forums.post_create(limited=False, topic_id=topic.pk, user=bob, body="Corners first.")
-    drain_worker()
-    note = Notification.objects.get(user=alice, kind="forum_reply")
+    note = told(alice, "forum_reply")
     forums.topic_hide(topic_id=topic.pk, moderator=make_user("mo", is_staff=True), reason="Spam")
 
     client.force_login(alice)
@@ -86,8 +93,7 @@ def test_a_notification_whose_post_is_still_there_opens_it(client, alice, bob):
     general = Forum.objects.get(slug="general")
     topic = forums.topic_create(limited=False, forum_id=general.pk, user=alice, title="Openings", body="Thoughts?")
     reply = forums.post_create(limited=False, topic_id=topic.pk, user=bob, body="Corners first.")
-    drain_worker()
-    note = Notification.objects.get(user=alice, kind="forum_reply")
+    note = told(alice, "forum_reply")
     client.force_login(alice)
     response = client.get(f"/notifications/{note.pk}/")
     assert response.status_code == 302 and response.url == reply.get_absolute_url()

@@ -75,6 +75,9 @@ def test_a_person_plays_a_whole_match_by_clicking_the_territories_board(asgi_ser
                 done["keyboard"] += 1
             elif kind == "trunk" and done["off_the_line"] == 0:
                 # A finger lands beside the line, not on it: the line's wide touch area takes it.
+                # A click by coordinates does not scroll, so the line is brought into view first
+                # (the bottom row's lines lie below a 900 px window).
+                target.scroll_into_view_if_needed()
                 box = target.bounding_box()
                 across = (0.25, 0.5) if box["width"] < box["height"] else (0.5, 0.25)
                 page.mouse.click(box["x"] + box["width"] * across[0], box["y"] + box["height"] * across[1])
