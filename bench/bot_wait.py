@@ -18,6 +18,11 @@ the person's last action of the turn to the moment the page marks the turn as th
 (``#turn.mine``), so it holds the bots' thinking, every update reaching the page, and the
 page drawing it.
 
+Each wait is split in two with the server's own metrics (``portal_bot_think_seconds``, read
+before and after it): the bots' searches, and the rest (reading and writing each move, sending
+it to the page, the page drawing it), which is the part a turn of several moves could make
+longer than its moves.
+
 The figure of each configuration is the median of its waits; the target is a 3-player wait at
 most twice the 2-player one (two bots answer instead of one). Medium's search costs each game
 something else a decision (Territories the least, Game of God the most), and a turn is one
@@ -40,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 from bench.report import machine, write_section
@@ -51,6 +57,7 @@ TWO_PLAYERS = [("territories", 2), ("chit-territory", 2), ("game-of-god", 2)]
 CONFIGS = THREE_PLAYERS + TWO_PLAYERS
 BOT = "mcts-medium"
 TURN_TIMEOUT_MS = 120_000
+METRICS_TOKEN = "bench-bot-wait"
 
 # The person's turn, played in the page through the API: random legal actions (the dice
 # game's "stop" when offered) until the turn passes; the time the last answer came back.
@@ -91,9 +98,11 @@ WATCH_TURN = """
 """
 
 # Resolves once the page showed somebody else's turn after the person's last action was
-# sent, then the person's turn again: that moment.
+# sent, then the person's turn again: that moment. -1 when the page was loaded anew meanwhile
+# (the bots ended the match, and the page reloads to show the result).
 MY_TURN_AGAIN = """
 () => {
+  if (!window.__turns) return -1;
   const since = window.__sentAt;
   let away = false;
   for (const [at, mine] of window.__turns) {
@@ -115,7 +124,11 @@ def main() -> None:
 
     folder = Path(tempfile.mkdtemp(prefix="bench-bot-wait-"))
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL", "PORTAL_TESTING", "DEBUG")}
-    env.update(DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}", DJANGO_SETTINGS_MODULE="portal.settings")
+    env.update(
+        DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}",
+        DJANGO_SETTINGS_MODULE="portal.settings",
+        METRICS_TOKEN=METRICS_TOKEN,
+    )
     server = None
     try:
         manage = [sys.executable, "manage.py"]
@@ -131,13 +144,13 @@ def main() -> None:
         server = UvicornServer("portal.asgi:application", 1, log_path=folder / "server.log", env=env, cwd=ROOT)
         server.wait_ready()
         load_before = os.getloadavg()
-        waits, bot_moves = measure(server.port, session, args.turns, args.minutes * 60)
+        waits, thinking, bot_moves = measure(server.port, session, args.turns, args.minutes * 60)
         load_after = os.getloadavg()
     finally:
         if server is not None:
             server.stop()
         shutil.rmtree(folder, ignore_errors=True)
-    report(waits, bot_moves, load_before, load_after, write=not args.no_write)
+    report(waits, thinking, bot_moves, load_before, load_after, write=not args.no_write)
 
 
 # Run in the server's settings: a person, and their session's key.
@@ -151,13 +164,26 @@ print("session", client.cookies["sessionid"].value)
 """
 
 
-def measure(port: int, session: str, turns: int, seconds: float) -> tuple[dict[str, list[float]], dict[str, list[int]]]:
-    """Each configuration's waits (s) and the moves the bots made in each (chance included)."""
+def think_seconds(base: str) -> float:
+    """The seconds the server's bots have spent searching so far (its metrics)."""
+    request = urllib.request.Request(f"{base}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        text = response.read().decode()
+    prefix = f'portal_bot_think_seconds_sum{{bot="{BOT}"}} '
+    return sum(float(line[len(prefix) :]) for line in text.splitlines() if line.startswith(prefix))
+
+
+def measure(
+    port: int, session: str, turns: int, seconds: float
+) -> tuple[dict[str, list[float]], dict[str, list[float]], dict[str, list[int]]]:
+    """Each configuration's waits (s), the bots' searching in each (s), and the moves the bots
+    made in each (chance included)."""
     from playwright.sync_api import sync_playwright
 
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + seconds
     waits: dict[str, list[float]] = {key(c): [] for c in CONFIGS}
+    thinking: dict[str, list[float]] = {key(c): [] for c in CONFIGS}
     bot_moves: dict[str, list[int]] = {key(c): [] for c in CONFIGS}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium")
@@ -186,16 +212,20 @@ def measure(port: int, session: str, turns: int, seconds: float) -> tuple[dict[s
             for config, (page, match_id) in pages.items():
                 if time.monotonic() > deadline:
                     break
+                searched = think_seconds(base)  # only this match's bots have anything to do
                 played = page.evaluate(PLAY_TURN, [match_id, rng.randrange(1, 2**31)])
                 if not played["active"]:
                     continue  # the match ended
                 page.wait_for_function(MY_TURN_AGAIN, timeout=TURN_TIMEOUT_MS)
                 mine_at = page.evaluate(MY_TURN_AGAIN)
+                if mine_at < 0:
+                    continue  # the match ended during the bots' turns: no wait to measure
                 waits[config].append(max(0.0, (mine_at - played["answeredAt"]) / 1000))
+                thinking[config].append(think_seconds(base) - searched)
                 moves = page.evaluate(f"async () => (await (await fetch('/api/matches/{match_id}/')).json()).moves")
                 bot_moves[config].append(moves - played["moves"])
         browser.close()
-    return waits, bot_moves
+    return waits, thinking, bot_moves
 
 
 def key(config: tuple[str, int]) -> str:
@@ -214,32 +244,33 @@ def cpu_model() -> str:
 
 
 def report(
-    waits: dict[str, list[float]], bot_moves: dict[str, list[int]], load_before, load_after, *, write: bool
+    waits: dict[str, list[float]],
+    thinking: dict[str, list[float]],
+    bot_moves: dict[str, list[int]],
+    load_before,
+    load_after,
+    *,
+    write: bool,
 ) -> None:
     medians = {config: statistics.median(w) if w else None for config, w in waits.items()}
+    # The rest of each wait: everything but the searches (a search may end a moment after the
+    # page shows the turn, so the rest is never read below nothing).
+    rests = {
+        config: [max(0.0, w - t) for w, t in zip(waits[config], thinking[config], strict=True)] for config in waits
+    }
+    rest_medians = {config: statistics.median(r) if r else None for config, r in rests.items()}
     rows = []
     for config, w in waits.items():
         median = medians[config]
         shown = f"{median:.2f} s" if median is not None else "-"
         spread = f"{min(w):.2f}-{max(w):.2f} s" if w else "-"
+        thought = f"{statistics.median(thinking[config]):.2f} s" if thinking[config] else "-"
+        rest = f"{rest_medians[config]:.2f} s" if rest_medians[config] is not None else "-"
         moves = bot_moves[config]
-        per_move = f"{sum(w) / sum(moves):.2f} s" if moves and sum(moves) else "-"
+        per_move = f"{sum(rests[config]) / sum(moves):.3f} s" if moves and sum(moves) else "-"
         median_moves = f"{statistics.median(moves):g}" if moves else "-"
-        rows.append(f"| {config} | {len(w)} | {shown} | {spread} | {median_moves} | {per_move} |")
-    # Each 3-player wait against each 2-player game's, and whether it is at most twice it.
-    held: dict[str, bool] = {}
-    ratio_rows = []
-    for three in map(key, THREE_PLAYERS):
-        cells = []
-        for two in map(key, TWO_PLAYERS):
-            a, b = medians[three], medians[two]
-            if a is None or not b:
-                cells.append("-")
-                held[two] = False
-                continue
-            cells.append(f"{a / b:.2f}x")
-            held[two] = held.get(two, True) and a <= 2 * b
-        ratio_rows.append(f"| {three} | " + " | ".join(cells) + " |")
+        rows.append(f"| {config} | {len(w)} | {shown} | {spread} | {thought} | {rest} | {median_moves} | {per_move} |")
+    held, ratio_rows = against_two_players(medians)
     verdicts = "; ".join(f"against {two}: {'held' if ok else 'NOT held'}" for two, ok in held.items())
     info = machine()
     body = "\n".join(
@@ -250,9 +281,9 @@ def report(
             f"{BOT}. A wait runs from the answer to the person's last action of a turn to the page "
             "showing their turn again.",
             "",
-            "| match | person turns | median wait | range | bot moves a wait (median, chance included) "
-            "| wait per bot move |",
-            "| --- | --- | --- | --- | --- | --- |",
+            "| match | person turns | median wait | range | of it searching (median) | the rest (median) "
+            "| bot moves a wait (median, chance included) | the rest per bot move |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |",
             *rows,
             "",
             "Each 3-player median wait against each 2-player game's:",
@@ -262,10 +293,10 @@ def report(
             *ratio_rows,
             "",
             f"Target, a 3-player wait at most 2x the 2-player wait: {verdicts}. "
-            "The wait per bot move (chance included) says whether the bots' turns of several moves "
-            "cost more than their moves: it is alike in every configuration when they do not, "
-            "and a 3-player wait is then as many times a 2-player one as its bots make more moves "
-            "of the same cost.",
+            "The rest of a wait (the searches left out: reading and writing each move, sending it, "
+            "the page drawing it) grows with the bots' moves in it; the rest per bot move says "
+            "whether a bot's turn of several moves costs more than its moves: it is alike in every "
+            "configuration when it does not.",
         ]
     )
     print(body)
@@ -274,11 +305,39 @@ def report(
         results.mkdir(parents=True, exist_ok=True)
         (results / "bot_wait.json").write_text(
             json.dumps(
-                {"waits": waits, "bot_moves": bot_moves, "medians": medians, "held": held, "cpu": cpu_model()}, indent=2
+                {
+                    "waits": waits,
+                    "thinking": thinking,
+                    "bot_moves": bot_moves,
+                    "medians": medians,
+                    "rest_medians": rest_medians,
+                    "held": held,
+                    "cpu": cpu_model(),
+                },
+                indent=2,
             )
             + "\n"
         )
         write_section(ROOT / "docs" / "BENCHMARKS.md", "bot-wait", "Waiting for the bots, in the browser", body)
+
+
+def against_two_players(medians: dict[str, float | None]) -> tuple[dict[str, bool], list[str]]:
+    """Each 3-player median against each 2-player game's: whether it is at most twice it
+    (per 2-player game), and the table's rows of ratios."""
+    held: dict[str, bool] = {}
+    rows = []
+    for three in map(key, THREE_PLAYERS):
+        cells = []
+        for two in map(key, TWO_PLAYERS):
+            a, b = medians[three], medians[two]
+            if a is None or not b:
+                cells.append("-")
+                held[two] = False
+                continue
+            cells.append(f"{a / b:.2f}x")
+            held[two] = held.get(two, True) and a <= 2 * b
+        rows.append(f"| {three} | " + " | ".join(cells) + " |")
+    return held, rows
 
 
 if __name__ == "__main__":

@@ -193,9 +193,13 @@ function drawHeader(svg, view, ctx, moves, lay) {
     if (seat !== null && seat !== undefined) {
       const score = view.scores ? view.scores[seat] : 0;
       // The name takes what the score leaves in the chip (bold type, about 0.62 of its
-      // size a character): "MCTS M… (yellow)" never runs into a two-digit score.
+      // size a character), so it never runs into a two-digit score. The chip's colour and
+      // its house's letter already say the seat's colour: the player's own name is enough
+      // ("Random", not "Rand… (yellow)"); the tooltip names both.
       const room = Math.floor((half - 8 - 44 - 20 - 10) / (lay.status * 0.62)) - String(score).length;
-      label = shortName(seatName(ctx, seat), Math.max(6, Math.min(lay.nameMax, room)));
+      const player = (ctx.seats || [])[seat];
+      const name = player && player.username ? player.username : seatName(ctx, seat);
+      label = shortName(name, Math.max(6, Math.min(lay.nameMax, room)));
       title(chip, format(gettext("%(name)s: %(count)s land"), { name: seatLabel(ctx, seat), count: score }));
       txt(chip, x + half - 20, baseline, String(score), "tr-player-score", { "font-size": lay.status, "text-anchor": "end" });
     }
