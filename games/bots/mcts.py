@@ -89,7 +89,9 @@ class _Node:
     __slots__ = ("children", "legal", "mover", "order", "prior", "total", "visits")
 
     def __init__(self, mover: int):
-        self.children: dict[tuple[int, str], _Node] = {}  # (seat, action) -> node
+        # seat -> action -> node: the seat to move here (open loop: a chance outcome on the
+        # way can hand the move to another seat), then its choice.
+        self.children: dict[int, dict[str, _Node]] = {}
         self.visits = 0
         self.total = 0.0  # summed rewards of ``mover``, the seat whose choice led here
         self.mover = mover
@@ -245,7 +247,9 @@ class MCTSBot(Bot):
             if player == CHANCE:  # open loop: the outcome is drawn, the node stays the same
                 state.apply(sample_outcome(state.chance_outcomes(), rng))
                 continue
-            children = node.children
+            children = node.children.get(player)
+            if children is None:
+                children = node.children[player] = {}
             legal = state.legal_actions()
             if (
                 node.order is None
@@ -260,16 +264,16 @@ class MCTSBot(Bot):
                     candidates = candidates[: 1 + int(plan.widen * math.sqrt(node.visits))]
                 untried = None
                 for action in candidates:
-                    if (player, action) not in children:
+                    if action not in children:
                         untried = action
                         break
             else:
                 candidates = legal
-                untried = [a for a in legal if (player, a) not in children]
+                untried = [a for a in legal if a not in children]
                 untried = (untried[0] if len(untried) == 1 else rng.choice(untried)) if untried else None
             if untried is not None:
                 state.apply(untried)
-                child = children[(player, untried)] = _Node(player)
+                child = children[untried] = _Node(player)
                 path.append(child)
                 break
             # Every candidate has a child: UCB1 for the seat to move, plus the one-step
@@ -281,7 +285,7 @@ class MCTSBot(Bot):
             best_action = ""
             best_value = -1.0
             for action in candidates:
-                child = children[(player, action)]
+                child = children[action]
                 n = child.visits
                 value = child.total / n + c * math.sqrt(log_n / n)
                 if bias:
@@ -339,7 +343,8 @@ class MCTSBot(Bot):
         return sorted(
             (
                 (child.visits, child.total / child.visits if child.visits else 0.0, action)
-                for (_seat, action), child in root.children.items()
+                for by_action in root.children.values()
+                for action, child in by_action.items()
             ),
             key=lambda item: (item[0], item[1]),
             reverse=True,
@@ -353,7 +358,7 @@ class MCTSBot(Bot):
         """True when no other action can catch up with the most visited one, whatever the
         remaining iterations do (so stopping now changes nothing but the time taken)."""
         first = second = 0
-        for child in root.children.values():
+        for child in (child for by_action in root.children.values() for child in by_action.values()):
             n = child.visits
             if n > first:
                 first, second = n, first

@@ -64,7 +64,7 @@ def test_the_search_tries_greedys_choice_first_when_the_prior_is_on():
     )
     bot = MCTSBot(iterations=1, prior=True, widen=1.0)
     root = bot.search(state, 0, random.Random(3))
-    assert [action for (_seat, action) in root.children] == [GreedyBot().choose(state, 0, random.Random(3))]
+    assert [action for action, _, _ in bot.statistics(root)] == [GreedyBot().choose(state, 0, random.Random(3))]
     assert root.order[0] == "build:temple@c1" and set(root.order) == set(state.legal_actions())
 
 
@@ -75,7 +75,7 @@ def test_with_widening_the_root_tries_a_new_action_only_as_its_visits_grow():
     bot = MCTSBot(iterations=100, prior=True, widen=1.0)
     root = bot.search(state, 0, random.Random(1))
     assert len(state.legal_actions()) > 100
-    assert len(root.children) <= 1 + int(100**0.5)
+    assert len(bot.statistics(root)) <= 1 + int(100**0.5)
 
 
 def dice_positions(seed, count=300):
