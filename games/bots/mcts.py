@@ -99,6 +99,11 @@ class _Node:
         self.prior: dict[str, float] = {}  # action -> the one-step judgement, 0..1 (best 1)
         self.legal: list[str] | None = None  # the legal actions ``order`` was made from
 
+    def every_child(self):
+        """(action, node) of every child, whichever seat chose it."""
+        for by_action in self.children.values():
+            yield from by_action.items()
+
     def ordered(self, legal: list[str]) -> list[str]:
         """This pass's legal actions, best judged first (open loop: they can differ)."""
         if legal == self.legal:
@@ -343,8 +348,7 @@ class MCTSBot(Bot):
         return sorted(
             (
                 (child.visits, child.total / child.visits if child.visits else 0.0, action)
-                for by_action in root.children.values()
-                for action, child in by_action.items()
+                for action, child in root.every_child()
             ),
             key=lambda item: (item[0], item[1]),
             reverse=True,
@@ -358,7 +362,7 @@ class MCTSBot(Bot):
         """True when no other action can catch up with the most visited one, whatever the
         remaining iterations do (so stopping now changes nothing but the time taken)."""
         first = second = 0
-        for child in (child for by_action in root.children.values() for child in by_action.values()):
+        for _action, child in root.every_child():
             n = child.visits
             if n > first:
                 first, second = n, first
