@@ -333,8 +333,26 @@ def adopt(path: Path, old: str, fingerprint: str, retimed: frozenset[str] = froz
         return _adopt(path, old, fingerprint, retimed)
 
 
+class SameDeals(Exception):
+    """Adopting would count one seeded deal twice: the code now has played it already."""
+
+
+def _deal(r: dict) -> tuple:
+    return (r["game"], r["players"], r["tested"], r["opponent"], r["index"])
+
+
 def _adopt(path: Path, old: str, fingerprint: str, retimed: frozenset[str]) -> int:
     records = load_records(path)
+    # A run of the code now before its older games were adopted deals again from index 0:
+    # the same seeded games would count twice. Those games are to be taken out first.
+    played_now = {_deal(r) for r in records if r.get("fingerprint") == fingerprint}
+    twice = sorted({_deal(r)[:4] for r in records if r.get("fingerprint") == old and _deal(r) in played_now})
+    if twice:
+        tables = ", ".join(f"{game} {players}p {tested} vs {opponent}" for game, players, tested, opponent in twice)
+        raise SameDeals(
+            f"Nothing adopted: the code now ({fingerprint}) has played deals that {old}'s games played too, "
+            f"in {tables}; take the code now's games there out of {path.name} first"
+        )
     adopted = 0
     for r in records:
         if r.get("fingerprint") != old:
@@ -510,12 +528,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--adopt",
         metavar="FINGERPRINT",
-        help="count the games of that code as the code now's (after a change that left every bot's play alone)",
+        help="count the games of that code as the code now's (after a change that left every bot's play alone), "
+        "then report; plays nothing",
     )
     parser.add_argument(
         "--adopt-rev",
         metavar="REV",
-        help="count the games of the code at commit REV as the code now's, if bench.play_check finds both play alike",
+        help="count the games of the code at commit REV as the code now's, if bench.play_check finds both play "
+        "alike, then report; plays nothing",
     )
     parser.add_argument(
         "--retimed",
@@ -562,14 +582,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.adopt:
             adopted = adopt(args.results, args.adopt, current, frozenset(args.retimed))
             print(f"Adopted {adopted} games of code {args.adopt} as {current}.")
-        if not (args.report or args.list):
+        if not (args.report or args.list or args.adopt):
             if fingerprint != current:
                 parser.error("games are played with the code as it is now: --fingerprint is for reports")
             print(f"Code fingerprint {fingerprint}; results in {args.results}", flush=True)
             played = run(chosen, args.results, args.minutes, args.processes, fingerprint)
             print(f"\n{played} games played.")
-    except ResultsBusy as busy:
-        parser.exit(1, f"{busy}\n")
+    except (ResultsBusy, SameDeals) as refused:
+        parser.exit(1, f"{refused}\n")
     from bench import bots_report  # after the run, so a long run picks up the report as it is then
 
     records = load_records(args.results)

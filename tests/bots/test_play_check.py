@@ -74,3 +74,12 @@ def test_an_older_code_that_plays_the_same_has_its_games_counted_as_the_code_now
     assert "Adopted 1 games of code old" in capsys.readouterr().out
     [adopted] = bots.load_records(results)
     assert adopted["fingerprint"] == bots.code_fingerprint() and adopted["adopted_from"] == ["old"]
+
+
+def test_adopting_plays_no_game_even_without_report_or_list(tmp_path, monkeypatch, capsys):
+    results = _one_game(tmp_path)
+    monkeypatch.setattr(play_check, "compare", lambda rev, levels: ("old", []))
+    monkeypatch.setattr(bots, "run", lambda *args, **kwargs: pytest.fail("adopting started the tournament"))
+    bots.main(["--adopt-rev", "abc123", "--no-write", "--results", str(results)])
+    out = capsys.readouterr().out
+    assert "Adopted 1 games of code old" in out and "games played" not in out

@@ -444,3 +444,16 @@ def test_a_run_starts_no_game_while_its_pause_file_exists(tmp_path, capsys):
     assert results.read_text() == "" and "paused while" in capsys.readouterr().out
     bots.pause_file(results).unlink()
     assert bots.run([c], results, minutes=None, processes=2, fingerprint="test") >= 8
+
+
+def test_adopting_is_refused_when_the_code_now_has_dealt_the_same_seeded_games(tmp_path):
+    """A run of the new code started before adoption deals from index 0 again: adopting the
+    older games then would count each of those deals twice."""
+    c = claim("easy-vs-random")
+    games = [record(c, i, True, fingerprint="a") for i in range(3)] + [record(c, 0, False, fingerprint="new")]
+    results = tmp_path / "bots.jsonl"
+    results.write_text("".join(json.dumps(g) + "\n" for g in games))
+    before = results.read_text()
+    with pytest.raises(bots.SameDeals, match=f"{c.game} {c.players}p {c.tested} vs {c.opponent}"):
+        bots.adopt(results, "a", "new")
+    assert results.read_text() == before
