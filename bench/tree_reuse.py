@@ -20,9 +20,11 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from typing import cast
 
 from games.bots import get_bot
 from games.bots.base import forced_action, sample_outcome
+from games.bots.mcts import MCTSBot
 from games.engines import CHANCE, TERMINAL, get_game
 
 SEARCHES_A_GAME = 40
@@ -30,7 +32,7 @@ SEARCHES_A_GAME = 40
 
 def carried(slug: str, players: int, games: int, bot_name: str = "mcts-medium") -> tuple[int, int, int]:
     """(searches, iterations they ran, visits a kept tree would have carried into them)."""
-    bot = get_bot(bot_name)
+    bot = cast(MCTSBot, get_bot(bot_name))
     searches = iterations = reusable = 0
     for seed in range(games):
         state = get_game(slug).new_state(players)
