@@ -311,11 +311,16 @@ def _lock(out) -> None:
         raise ResultsBusy(f"Another run is playing into {out.name}; wait for it to end.") from None
 
 
+def pairing_of(record: dict) -> tuple[str, int, str, str]:
+    """The pairing a game was played for: its game, table, tested bot and opponent."""
+    return (record["game"], record["players"], record["tested"], record["opponent"])
+
+
 def games_by_pairing(records: list[dict], fingerprint: str) -> dict[tuple, list[dict]]:
     out: dict[tuple, list[dict]] = {}
     for r in records:
         if counted(r, fingerprint):
-            out.setdefault((r["game"], r["players"], r["tested"], r["opponent"]), []).append(r)
+            out.setdefault(pairing_of(r), []).append(r)
     return out
 
 
@@ -337,28 +342,25 @@ class SameDeals(Exception):
     """Adopting would count one seeded deal twice: the code now has played it already."""
 
 
-def _deal(r: dict) -> tuple:
-    return (r["game"], r["players"], r["tested"], r["opponent"], r["index"])
-
-
 def _adopt(path: Path, old: str, fingerprint: str, retimed: frozenset[str]) -> int:
     records = load_records(path)
+    chosen = [
+        r
+        for r in records
+        if r.get("fingerprint") == old
+        and not (r["game"] in retimed and any(t.get("time_bound") for t in r.get("think", {}).values()))
+    ]
     # A run of the code now before its older games were adopted deals again from index 0:
     # the same seeded games would count twice. Those games are to be taken out first.
-    played_now = {_deal(r) for r in records if r.get("fingerprint") == fingerprint}
-    twice = sorted({_deal(r)[:4] for r in records if r.get("fingerprint") == old and _deal(r) in played_now})
+    dealt_now = {(pairing_of(r), r["index"]) for r in records if r.get("fingerprint") == fingerprint}
+    twice = sorted({pairing_of(r) for r in chosen if (pairing_of(r), r["index"]) in dealt_now})
     if twice:
         tables = ", ".join(f"{game} {players}p {tested} vs {opponent}" for game, players, tested, opponent in twice)
         raise SameDeals(
             f"Nothing adopted: the code now ({fingerprint}) has played deals that {old}'s games played too, "
             f"in {tables}; take the code now's games there out of {path.name} first"
         )
-    adopted = 0
-    for r in records:
-        if r.get("fingerprint") != old:
-            continue
-        if r["game"] in retimed and any(t.get("time_bound") for t in r.get("think", {}).values()):
-            continue
+    for r in chosen:
         earlier = r.get("adopted_from", [])
         earlier = [earlier] if isinstance(earlier, str) else earlier
         # A game that says with what settings it was played keeps them (those of an older
@@ -366,7 +368,7 @@ def _adopt(path: Path, old: str, fingerprint: str, retimed: frozenset[str]) -> i
         # of now, which the play check vouched for.
         r.setdefault("settings", settings_of(r["game"], r["bots"], r["players"]))
         r.update(fingerprint=fingerprint, adopted_from=[*earlier, old])
-        adopted += 1
+    adopted = len(chosen)
     if adopted:
         temporary = path.with_suffix(".tmp")
         temporary.write_text("".join(json.dumps(r) + "\n" for r in records))
@@ -395,7 +397,7 @@ class Scheduler:
         self.turns = 0
         for r in records:  # a voided game's seeded deal is not dealt again
             if played_now(r, fingerprint):
-                key = (r["game"], r["players"], r["tested"], r["opponent"])
+                key = pairing_of(r)
                 self.next_index[key] = max(self.next_index.get(key, 0), r["index"] + 1)
 
     def decided(self, claim: Claim) -> bool:

@@ -51,7 +51,7 @@ def carried(slug: str, players: int, games: int, bot_name: str = "mcts-medium") 
                 ran = bot.last_search().iterations
                 searches, iterations, reusable = searches + 1, iterations + ran, reusable + min(held, ran)
                 done += 1
-                action = bot._best(node)
+                action = bot.statistics(node)[0][0]  # the most visited, as the bot answers
             if node is not None:
                 node = node.children.get(seat, {}).get(action)
             state.apply(action)
