@@ -153,6 +153,8 @@ def test_invite_only_match_is_a_404_without_the_link_and_opens_with_it(client, a
 
 
 def finish(match, users):
+    """Played to its end through the services by random moves (a Territories match: some 40
+    moves, where a Game of God match played at random runs to hundreds)."""
     rng = random.Random(3)
     while play_turn(match.pk, users, rng):
         pass
@@ -160,10 +162,10 @@ def finish(match, users):
 
 
 def test_finished_matches_show_on_the_home_page_and_the_game_page(client, alice, bob):
-    match = finish(start_two_player("game-of-god", alice, bob), {0: alice, 1: bob})
+    match = finish(start_two_player("territories", alice, bob), {0: alice, 1: bob})
     assert match.status == Match.Status.FINISHED
-    seats = list(match.seats.order_by("place", "index"))  # a draw: shared place, seat order
-    for path in ("/", "/games/game-of-god/"):
+    seats = list(match.seats.order_by("place", "index"))  # a draw would share a place: seat order
+    for path in ("/", "/games/territories/"):
         body = client.get(path).content.decode()
         assert f"/matches/{match.pk}/" in body and "alice" in body and "bob" in body
         # Each player's place, name and score, in the order of the result.
@@ -176,10 +178,10 @@ def test_finished_matches_show_on_the_home_page_and_the_game_page(client, alice,
 def test_the_game_record_replays_with_the_management_command(client, alice, bob, tmp_path, capsys):
     from django.core.management import call_command
 
-    match = finish(start_two_player("game-of-god", alice, bob), {0: alice, 1: bob})
+    match = finish(start_two_player("territories", alice, bob), {0: alice, 1: bob})
     response = client.get(f"/matches/{match.pk}/record.json")
     record = json.loads(response.content)
-    assert record["game"] == "game-of-god" and record["players"] == ["alice", "bob"]
+    assert record["game"] == "territories" and record["players"] == ["alice", "bob"]
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record))
     call_command("replay_record", str(path))
@@ -211,7 +213,7 @@ def test_the_record_and_replay_of_a_running_match_are_not_published(client, alic
 
 
 def test_the_replay_serves_every_position_from_the_start(client, alice, bob):
-    match = finish(start_two_player("game-of-god", alice, bob), {0: alice, 1: bob})
+    match = finish(start_two_player("territories", alice, bob), {0: alice, 1: bob})
     frames = replay_frames(client.get(f"/matches/{match.pk}/replay.json").json())
     assert len(frames) == match.moves.count() + 1
     assert frames[0]["action"] is None

@@ -141,7 +141,7 @@ def test_invite_only_matches_need_the_token(alice, bob):
 
 
 def test_two_people_play_a_whole_match_and_the_result_is_recorded(alice, bob):
-    match = start_two_player("game-of-god", alice, bob)
+    match = start_two_player("territories", alice, bob)  # some 40 moves at random
     rng = random.Random(4)
     while play_turn(match.pk, {0: alice, 1: bob}, rng):
         pass
