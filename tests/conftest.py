@@ -342,9 +342,9 @@ def _emptied_by_delete():
         deletes = [f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(self.quote_name(table))};" for table in tables]
         return ["SET CONSTRAINTS ALL DEFERRED;", *deletes]
 
-    operations.sql_flush = sql_flush
-    yield
-    operations.sql_flush = truncate
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(operations, "sql_flush", sql_flush)
+        yield
 
 
 @pytest.fixture(scope="session", autouse=True)
